@@ -1,0 +1,283 @@
+//! The hex grid: cells, directions and cell sets.
+//!
+//! Hive has no board, but a hive of at most 28 pieces (Base+MLP) never spans more
+//! than 29 cells in any direction, counting the empty cells around it. Waggle
+//! therefore keeps every cell on a 32 × 32 torus: a [`Hex`] is an index
+//! `q + 32·r (mod 1024)` in axial coordinates, and the six neighbours are fixed
+//! index offsets. The map `(q, r) ↦ q + 32·r mod 1024` is a group homomorphism,
+//! so moving around the torus is exact addition; two distinct cells of one hive
+//! can only alias when they are at least 32 steps apart, which never happens.
+//!
+//! Hexes are pointy-topped, as in UHP:
+//!
+//! ```text
+//!          NW (0,-1)   NE (+1,-1)
+//!               \       /
+//!   W (-1,0) ---  cell  --- E (+1,0)
+//!               /       \
+//!         SW (-1,+1)   SE (0,+1)
+//! ```
+//!
+//! [`Direction`]s run clockwise from NW, which is also the order in which the
+//! canonical MoveString scan looks for a reference piece (UHP.md §4.4). The two
+//! cells flanking a step in direction `d` are the neighbours in directions
+//! `d - 1` and `d + 1`.
+
+/// Width and height of the torus.
+pub const GRID_SIDE: u16 = 32;
+/// Number of cells on the torus.
+pub const CELLS: usize = (GRID_SIDE as usize) * (GRID_SIDE as usize);
+const MASK: u16 = (CELLS as u16) - 1;
+
+/// One cell of the (wrapped) hex grid.
+#[derive(Copy, Clone, Eq, PartialEq, Hash, Ord, PartialOrd, Debug)]
+pub struct Hex(u16);
+
+impl Hex {
+    /// The cell where White's first piece goes. It sits in the middle of the
+    /// torus only to make debug output readable; any cell would do.
+    pub const ORIGIN: Hex = Hex(16 + 16 * GRID_SIDE);
+
+    /// The cell with this index, if the index is on the grid.
+    pub const fn new(index: u16) -> Option<Hex> {
+        if (index as usize) < CELLS {
+            Some(Hex(index))
+        } else {
+            None
+        }
+    }
+
+    /// The cell at axial offset `(q, r)` from [`Hex::ORIGIN`].
+    pub const fn from_axial(q: i32, r: i32) -> Hex {
+        let idx = (Hex::ORIGIN.0 as i32 + q + r * GRID_SIDE as i32).rem_euclid(CELLS as i32);
+        Hex(idx as u16)
+    }
+
+    /// The index of this cell, `0..CELLS`.
+    #[inline(always)]
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// The neighbouring cell in direction `dir`.
+    #[inline(always)]
+    pub const fn neighbor(self, dir: Direction) -> Hex {
+        Hex(self.0.wrapping_add(dir.offset()) & MASK)
+    }
+
+    /// All six neighbours, in [`Direction::ALL`] order.
+    #[inline(always)]
+    pub fn neighbors(self) -> [Hex; 6] {
+        Direction::ALL.map(|d| self.neighbor(d))
+    }
+
+    /// Whether `other` is one of the six neighbours of this cell.
+    pub fn is_adjacent(self, other: Hex) -> bool {
+        Direction::ALL.iter().any(|&d| self.neighbor(d) == other)
+    }
+
+    /// The direction from this cell to an adjacent `other`, if adjacent.
+    pub fn direction_to(self, other: Hex) -> Option<Direction> {
+        Direction::ALL
+            .iter()
+            .copied()
+            .find(|&d| self.neighbor(d) == other)
+    }
+}
+
+/// One of the six directions of the pointy-topped hex grid, clockwise from NW.
+#[derive(Copy, Clone, Eq, PartialEq, Hash, Debug)]
+#[repr(u8)]
+pub enum Direction {
+    /// Upper left, axial (0, −1).
+    NorthWest = 0,
+    /// Upper right, axial (+1, −1).
+    NorthEast = 1,
+    /// Right, axial (+1, 0).
+    East = 2,
+    /// Lower right, axial (0, +1).
+    SouthEast = 3,
+    /// Lower left, axial (−1, +1).
+    SouthWest = 4,
+    /// Left, axial (−1, 0).
+    West = 5,
+}
+
+impl Direction {
+    /// All directions, clockwise from NW.
+    pub const ALL: [Direction; 6] = [
+        Direction::NorthWest,
+        Direction::NorthEast,
+        Direction::East,
+        Direction::SouthEast,
+        Direction::SouthWest,
+        Direction::West,
+    ];
+
+    /// Index offset on the torus (as a wrapping `u16`).
+    #[inline(always)]
+    const fn offset(self) -> u16 {
+        // q + 32 r, written as wrapping u16 additions.
+        match self {
+            Direction::NorthWest => 0u16.wrapping_sub(GRID_SIDE),
+            Direction::NorthEast => 0u16.wrapping_sub(GRID_SIDE - 1),
+            Direction::East => 1,
+            Direction::SouthEast => GRID_SIDE,
+            Direction::SouthWest => GRID_SIDE - 1,
+            Direction::West => 0u16.wrapping_sub(1),
+        }
+    }
+
+    /// The direction with this index (taken modulo 6).
+    #[inline(always)]
+    pub const fn from_index(i: usize) -> Direction {
+        Direction::ALL[i % 6]
+    }
+
+    /// Index of this direction in [`Direction::ALL`].
+    #[inline(always)]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The next direction counter-clockwise (the left flank of a step).
+    #[inline(always)]
+    pub const fn ccw(self) -> Direction {
+        Direction::from_index(self as usize + 5)
+    }
+
+    /// The next direction clockwise (the right flank of a step).
+    #[inline(always)]
+    pub const fn cw(self) -> Direction {
+        Direction::from_index(self as usize + 1)
+    }
+
+    /// The opposite direction.
+    #[inline(always)]
+    pub const fn opposite(self) -> Direction {
+        Direction::from_index(self as usize + 3)
+    }
+}
+
+/// A set of cells, one bit per cell of the torus (128 bytes).
+#[derive(Clone, Copy, Eq, PartialEq)]
+pub struct HexSet {
+    words: [u64; CELLS / 64],
+}
+
+impl Default for HexSet {
+    fn default() -> Self {
+        HexSet::new()
+    }
+}
+
+impl std::fmt::Debug for HexSet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_set().entries(self.iter()).finish()
+    }
+}
+
+impl HexSet {
+    /// The empty set.
+    #[inline(always)]
+    pub const fn new() -> HexSet {
+        HexSet {
+            words: [0; CELLS / 64],
+        }
+    }
+
+    /// Whether `hex` is in the set.
+    #[inline(always)]
+    pub fn contains(&self, hex: Hex) -> bool {
+        let i = hex.index();
+        self.words[i >> 6] & (1u64 << (i & 63)) != 0
+    }
+
+    /// Adds `hex`; returns whether it was new.
+    #[inline(always)]
+    pub fn insert(&mut self, hex: Hex) -> bool {
+        let i = hex.index();
+        let bit = 1u64 << (i & 63);
+        let was = self.words[i >> 6] & bit;
+        self.words[i >> 6] |= bit;
+        was == 0
+    }
+
+    /// Removes `hex`.
+    #[inline(always)]
+    pub fn remove(&mut self, hex: Hex) {
+        let i = hex.index();
+        self.words[i >> 6] &= !(1u64 << (i & 63));
+    }
+
+    /// Number of cells in the set.
+    pub fn len(&self) -> usize {
+        self.words.iter().map(|w| w.count_ones() as usize).sum()
+    }
+
+    /// Whether the set is empty.
+    pub fn is_empty(&self) -> bool {
+        self.words.iter().all(|&w| w == 0)
+    }
+
+    /// The cells of the set in index order.
+    pub fn iter(&self) -> impl Iterator<Item = Hex> + '_ {
+        self.words.iter().enumerate().flat_map(|(wi, &w)| {
+            let mut w = w;
+            std::iter::from_fn(move || {
+                if w == 0 {
+                    None
+                } else {
+                    let b = w.trailing_zeros() as usize;
+                    w &= w - 1;
+                    Some(Hex((wi * 64 + b) as u16))
+                }
+            })
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn neighbors_are_mutual_and_flanks_touch_both_ends() {
+        let h = Hex::from_axial(3, -7);
+        for d in Direction::ALL {
+            let n = h.neighbor(d);
+            assert_eq!(n.neighbor(d.opposite()), h);
+            for flank in [h.neighbor(d.ccw()), h.neighbor(d.cw())] {
+                assert!(flank.is_adjacent(h));
+                assert!(flank.is_adjacent(n));
+            }
+        }
+        assert_eq!(h.neighbor(Direction::East), Hex::from_axial(4, -7));
+        assert_eq!(h.neighbor(Direction::NorthEast), Hex::from_axial(4, -8));
+        assert_eq!(h.neighbor(Direction::SouthWest), Hex::from_axial(2, -6));
+    }
+
+    #[test]
+    fn wrapping_is_exact_far_from_origin() {
+        let mut h = Hex::ORIGIN;
+        for _ in 0..100 {
+            h = h.neighbor(Direction::East);
+        }
+        assert_eq!(h, Hex::from_axial(100, 0));
+        let six: std::collections::HashSet<_> = h.neighbors().into_iter().collect();
+        assert_eq!(six.len(), 6);
+    }
+
+    #[test]
+    fn hexset_basics() {
+        let mut s = HexSet::new();
+        assert!(s.insert(Hex::ORIGIN));
+        assert!(!s.insert(Hex::ORIGIN));
+        assert!(s.insert(Hex::from_axial(-16, -16)));
+        assert_eq!(s.len(), 2);
+        assert_eq!(s.iter().count(), 2);
+        s.remove(Hex::ORIGIN);
+        assert!(!s.contains(Hex::ORIGIN));
+        assert_eq!(s.len(), 1);
+    }
+}

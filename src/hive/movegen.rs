@@ -1,0 +1,563 @@
+//! Legal move generation for all eight insects.
+//!
+//! The generator follows `shared/spec/RULES.md` and Mzinga's rulings (which the
+//! reference perft counts assume):
+//!
+//! * placements touch a friendly top piece and no enemy top piece; no Queen on
+//!   a player's first turn under the tournament opening; only the Queen on turn
+//!   4 when she is still in hand;
+//! * nothing moves before its owner's Queen is down, a covered piece never
+//!   moves, and the piece moved on the previous ply (by either side) may not
+//!   move or be moved by a Pillbug;
+//! * One Hive: ground pieces that are cut vertices of the hive are pinned
+//!   (found in one linear pass, Hopcroft–Tarjan), slides must keep contact,
+//!   and gates follow the height rule `min(L, R) > max(h, d)` blocks;
+//! * `pass` only when nothing else is legal.
+//!
+//! Every (piece, destination) pair appears once, even when a Mosquito copies
+//! two insects that reach the same cell or a Pillbug and a Mosquito could both
+//! throw the same piece to the same cell.
+
+use super::hex::{Direction, Hex, HexSet, CELLS};
+use super::piece::{Bug, Color, Piece, PIECES_PER_SIDE};
+use super::position::{Move, Position};
+use arrayvec::ArrayVec;
+
+/// Upper bound on the legal moves of any position.
+///
+/// A connected group of `n` cells has at most `2n + 4` empty cells around it,
+/// so with `n ≤ 28` stacks any piece has at most 60 ground destinations plus
+/// 28 stack tops. A side has 14 pieces, each contributing either placements
+/// of its bug type (≤ 60 cells) or its own destinations (≤ 88), and Pillbug
+/// throws of enemy pieces add at most 2 throwers × 6 neighbours × 5 cells:
+/// 14 × 88 + 60 = 1292 < 1536.
+pub const MAX_MOVES: usize = 1536;
+
+/// A fixed-capacity list of moves (no heap allocation).
+pub type MoveList = ArrayVec<Move, MAX_MOVES>;
+
+/// For each 6-bit mask of occupied neighbours (bit `d` for direction `d`),
+/// the mask of directions a ground piece can slide to: the destination is
+/// empty and exactly one of the two flanking cells is occupied (one flank
+/// keeps contact with the hive, two flanks make a gate).
+const SLIDES: [u8; 64] = {
+    let mut table = [0u8; 64];
+    let mut mask = 0;
+    while mask < 64 {
+        let mut out = 0u8;
+        let mut d = 0;
+        while d < 6 {
+            let to = mask & (1 << d) != 0;
+            let l = mask & (1 << ((d + 5) % 6)) != 0;
+            let r = mask & (1 << ((d + 1) % 6)) != 0;
+            if !to && (l != r) {
+                out |= 1 << d;
+            }
+            d += 1;
+        }
+        table[mask] = out;
+        mask += 1;
+    }
+    table
+};
+
+/// Mask of occupied neighbours of `hex` in `occ`.
+#[inline(always)]
+fn neighbor_mask(occ: &HexSet, hex: Hex) -> usize {
+    let mut m = 0;
+    for d in Direction::ALL {
+        if occ.contains(hex.neighbor(d)) {
+            m |= 1 << d.index();
+        }
+    }
+    m
+}
+
+/// Ground slides from `hex` over the occupancy `occ` (moving piece removed).
+#[inline(always)]
+fn for_each_slide(occ: &HexSet, hex: Hex, mut f: impl FnMut(Hex)) {
+    let mut dirs = SLIDES[neighbor_mask(occ, hex)];
+    while dirs != 0 {
+        let d = dirs.trailing_zeros() as usize;
+        dirs &= dirs - 1;
+        f(hex.neighbor(Direction::from_index(d)));
+    }
+}
+
+/// Heights of the board with one cell emptied (the moving piece lifted).
+struct Heights<'a> {
+    height: &'a [u8; CELLS],
+    lifted: Hex,
+    lifted_height: u8,
+}
+
+impl Heights<'_> {
+    #[inline(always)]
+    fn at(&self, hex: Hex) -> u8 {
+        if hex == self.lifted {
+            self.lifted_height
+        } else {
+            self.height[hex.index()]
+        }
+    }
+
+    /// Whether a step from `from` (where `h` pieces remain under the mover)
+    /// in direction `d` is allowed by the height gate and keeps contact.
+    #[inline(always)]
+    fn can_step(&self, from: Hex, h: u8, d: Direction) -> bool {
+        let dest = self.at(from.neighbor(d));
+        let l = self.at(from.neighbor(d.ccw()));
+        let r = self.at(from.neighbor(d.cw()));
+        if h == 0 && dest == 0 {
+            (l == 0) != (r == 0)
+        } else {
+            l.min(r) <= h.max(dest)
+        }
+    }
+}
+
+impl Position {
+    /// Generates every legal move of the side to move into `moves` (cleared
+    /// first). The list is `[Pass]` when nothing else is legal. The game being
+    /// over is not checked here: see [`Position::surround_outcome`].
+    pub fn generate_moves(&self, moves: &mut MoveList) {
+        moves.clear();
+        let color = self.side_to_move();
+        self.generate_placements(color, moves);
+        if self.queen(color).is_some() {
+            self.generate_movements(color, moves);
+        }
+        if moves.is_empty() {
+            moves.push(Move::Pass);
+        }
+    }
+
+    /// Number of legal moves (counting a forced pass as one).
+    pub fn count_moves(&self) -> usize {
+        let mut moves = MoveList::new();
+        self.generate_moves(&mut moves);
+        moves.len()
+    }
+
+    /// The pieces `color` may place now, one per bug type, in slot order.
+    pub fn placeable_pieces(&self, color: Color) -> ArrayVec<Piece, 8> {
+        let mut out = ArrayVec::new();
+        let turn = self.turn();
+        let queen_in_hand = self.in_hand(color, Bug::Queen) > 0;
+        let must_place_queen = queen_in_hand && turn == 4;
+        for bug in Bug::ALL {
+            if must_place_queen && bug != Bug::Queen {
+                continue;
+            }
+            if bug == Bug::Queen && turn == 1 && self.rules().tournament_opening {
+                continue;
+            }
+            if let Some(p) = self.next_in_hand(color, bug) {
+                out.push(p);
+            }
+        }
+        out
+    }
+
+    /// Empty cells where `color` may place a piece (ignoring what is in hand).
+    pub fn placement_cells(&self, color: Color) -> ArrayVec<Hex, 64> {
+        let mut cells = ArrayVec::new();
+        match self.ply() {
+            0 => cells.push(Hex::ORIGIN),
+            1 => {
+                // Black's first piece touches White's first piece.
+                if let Some(first) = self.occupied().iter().next() {
+                    for n in first.neighbors() {
+                        cells.push(n);
+                    }
+                }
+            }
+            _ => {
+                let mut seen = *self.occupied();
+                let own_mask = color_mask(color);
+                let mut own = self.on_board_mask() & own_mask;
+                while own != 0 {
+                    let i = own.trailing_zeros() as usize;
+                    own &= own - 1;
+                    let p = piece_at(i);
+                    if !self.is_top(p) {
+                        continue;
+                    }
+                    let hex = self.hex_of(p).unwrap_or(Hex::ORIGIN);
+                    for n in hex.neighbors() {
+                        if !seen.insert(n) {
+                            continue;
+                        }
+                        let touches_enemy = n.neighbors().iter().any(|&m| {
+                            self.top(m).is_some_and(|t| t.color() != color)
+                        });
+                        if !touches_enemy {
+                            cells.push(n);
+                        }
+                    }
+                }
+            }
+        }
+        cells
+    }
+
+    fn generate_placements(&self, color: Color, moves: &mut MoveList) {
+        let pieces = self.placeable_pieces(color);
+        if pieces.is_empty() {
+            return;
+        }
+        let cells = self.placement_cells(color);
+        for &piece in &pieces {
+            for &to in &cells {
+                moves.push(Move::Place { piece, to });
+            }
+        }
+    }
+
+    /// Cells whose (single-layer) piece is the only link between two parts of
+    /// the hive. Hopcroft–Tarjan articulation points over the occupied cells,
+    /// iterative, linear in the number of cells.
+    pub fn articulation_points(&self) -> HexSet {
+        let mut cut = HexSet::new();
+        let occ = self.occupied();
+        let Some(root) = occ.iter().next() else {
+            return cut;
+        };
+        // disc[cell] = discovery time (1-based), 0 = unvisited.
+        let mut disc = [0u8; CELLS];
+        let mut low = [0u8; 32];
+        let mut cell_of = [root; 32];
+        // DFS stack: (cell, next direction, parent's discovery time).
+        let mut stack: ArrayVec<(Hex, u8, u8), 32> = ArrayVec::new();
+        let mut time = 1u8;
+        disc[root.index()] = 1;
+        low[1] = 1;
+        cell_of[1] = root;
+        stack.push((root, 0, 0));
+        let mut root_children = 0;
+        while let Some(top) = stack.last_mut() {
+            let (u, dir, parent) = *top;
+            let du = disc[u.index()];
+            if dir < 6 {
+                top.1 += 1;
+                let n = u.neighbor(Direction::from_index(dir as usize));
+                if !occ.contains(n) {
+                    continue;
+                }
+                let dn = disc[n.index()];
+                if dn == 0 {
+                    time += 1;
+                    disc[n.index()] = time;
+                    low[time as usize] = time;
+                    cell_of[time as usize] = n;
+                    if du == 1 {
+                        root_children += 1;
+                    }
+                    stack.push((n, 0, du));
+                } else if dn != parent && dn < low[du as usize] {
+                    low[du as usize] = dn;
+                }
+            } else {
+                stack.pop();
+                if parent != 0 {
+                    let lu = low[du as usize];
+                    if lu < low[parent as usize] {
+                        low[parent as usize] = lu;
+                    }
+                    if parent != 1 && lu >= parent {
+                        cut.insert(cell_of[parent as usize]);
+                    }
+                }
+            }
+        }
+        if root_children >= 2 {
+            cut.insert(root);
+        }
+        cut
+    }
+
+    fn generate_movements(&self, color: Color, moves: &mut MoveList) {
+        let pinned = self.articulation_points();
+        let last = self.last_moved();
+        let mut own = self.on_board_mask() & color_mask(color);
+        let mut throwers: ArrayVec<Hex, 2> = ArrayVec::new();
+        let mut dests = HexSet::new();
+        while own != 0 {
+            let i = own.trailing_zeros() as usize;
+            own &= own - 1;
+            let piece = piece_at(i);
+            if Some(piece) == last || !self.is_top(piece) {
+                continue;
+            }
+            let from = self.hex_of(piece).unwrap_or(Hex::ORIGIN);
+            let h = self.height(from);
+            let bug = piece.bug();
+            if h == 1 && (bug == Bug::Pillbug || bug == Bug::Mosquito) {
+                let copies_pillbug = bug == Bug::Pillbug
+                    || from
+                        .neighbors()
+                        .iter()
+                        .any(|&n| self.top(n).is_some_and(|t| t.bug() == Bug::Pillbug));
+                if copies_pillbug {
+                    throwers.push(from);
+                }
+            }
+            if h == 1 && pinned.contains(from) {
+                continue;
+            }
+            let mut occ = *self.occupied();
+            if h == 1 {
+                occ.remove(from);
+            }
+            let heights = Heights {
+                height: self.heights(),
+                lifted: from,
+                lifted_height: h - 1,
+            };
+            match bug {
+                Bug::Queen | Bug::Pillbug => {
+                    for_each_slide(&occ, from, |to| {
+                        moves.push(Move::Move { piece, from, to })
+                    });
+                }
+                Bug::Beetle => {
+                    beetle_steps(&heights, from, h - 1, |to| {
+                        moves.push(Move::Move { piece, from, to })
+                    });
+                }
+                Bug::Grasshopper => {
+                    self.grasshopper_jumps(from, |to| moves.push(Move::Move { piece, from, to }));
+                }
+                Bug::Spider => {
+                    dests = HexSet::new();
+                    spider_walks(&occ, from, &mut dests);
+                    push_dests(moves, piece, from, &dests);
+                }
+                Bug::Ant => {
+                    dests = HexSet::new();
+                    ant_flood(&occ, from, &mut dests);
+                    push_dests(moves, piece, from, &dests);
+                }
+                Bug::Ladybug => {
+                    dests = HexSet::new();
+                    ladybug_walks(&heights, from, &mut dests);
+                    push_dests(moves, piece, from, &dests);
+                }
+                Bug::Mosquito => {
+                    dests = HexSet::new();
+                    if h > 1 {
+                        beetle_steps(&heights, from, h - 1, |to| {
+                            dests.insert(to);
+                        });
+                    } else {
+                        let mut kinds = 0u8;
+                        for n in from.neighbors() {
+                            if let Some(t) = self.top(n) {
+                                kinds |= 1 << t.bug().index();
+                            }
+                        }
+                        let has = |b: Bug| kinds & (1 << b.index()) != 0;
+                        if has(Bug::Beetle) {
+                            beetle_steps(&heights, from, 0, |to| {
+                                dests.insert(to);
+                            });
+                        }
+                        if has(Bug::Ant) {
+                            ant_flood(&occ, from, &mut dests);
+                        } else {
+                            if has(Bug::Queen) || has(Bug::Pillbug) {
+                                for_each_slide(&occ, from, |to| {
+                                    dests.insert(to);
+                                });
+                            }
+                            if has(Bug::Spider) {
+                                spider_walks(&occ, from, &mut dests);
+                            }
+                        }
+                        if has(Bug::Grasshopper) {
+                            self.grasshopper_jumps(from, |to| {
+                                dests.insert(to);
+                            });
+                        }
+                        if has(Bug::Ladybug) {
+                            ladybug_walks(&heights, from, &mut dests);
+                        }
+                    }
+                    dests.remove(from);
+                    push_dests(moves, piece, from, &dests);
+                }
+            }
+        }
+        if !throwers.is_empty() {
+            self.generate_throws(&throwers, &pinned, moves);
+        }
+    }
+
+    /// Pillbug (or Mosquito-as-Pillbug) specials: lift an adjacent unstacked,
+    /// unpinned piece that did not move last turn over the thrower onto an
+    /// empty cell next to it, with the height gate on the lift and the drop.
+    fn generate_throws(&self, throwers: &[Hex], pinned: &HexSet, moves: &mut MoveList) {
+        let first_new = moves.len();
+        let color = self.side_to_move();
+        let last = self.last_moved();
+        let h = self.heights();
+        for &t in throwers {
+            let ht = h[t.index()];
+            for d in Direction::ALL {
+                let n = t.neighbor(d);
+                if h[n.index()] != 1 || pinned.contains(n) {
+                    continue;
+                }
+                let Some(piece) = self.top(n) else { continue };
+                if Some(piece) == last {
+                    continue;
+                }
+                // Lift: from n (nothing left under it) onto the thrower.
+                let l = h[t.neighbor(d.ccw()).index()];
+                let r = h[t.neighbor(d.cw()).index()];
+                if l.min(r) > ht {
+                    continue;
+                }
+                for e in Direction::ALL {
+                    let to = t.neighbor(e);
+                    if h[to.index()] != 0 {
+                        continue;
+                    }
+                    // Drop: from the top of the thrower down to the ground. The
+                    // lifted cell n has height 1, which never decides this test.
+                    let l = h[t.neighbor(e.ccw()).index()];
+                    let r = h[t.neighbor(e.cw()).index()];
+                    if l.min(r) > ht {
+                        continue;
+                    }
+                    let mv = Move::Move {
+                        piece,
+                        from: n,
+                        to,
+                    };
+                    let duplicate = if piece.color() == color {
+                        moves.contains(&mv)
+                    } else {
+                        moves[first_new..].contains(&mv)
+                    };
+                    if !duplicate {
+                        moves.push(mv);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Straight-line jumps over at least one occupied cell.
+    #[inline(always)]
+    fn grasshopper_jumps(&self, from: Hex, mut f: impl FnMut(Hex)) {
+        for d in Direction::ALL {
+            let mut to = from.neighbor(d);
+            if !self.is_occupied(to) {
+                continue;
+            }
+            while self.is_occupied(to) {
+                to = to.neighbor(d);
+            }
+            f(to);
+        }
+    }
+}
+
+/// Ids of one colour's pieces as a bitmask.
+#[inline(always)]
+fn color_mask(color: Color) -> u32 {
+    let side = (1u32 << PIECES_PER_SIDE) - 1;
+    match color {
+        Color::White => side,
+        Color::Black => side << PIECES_PER_SIDE,
+    }
+}
+
+#[inline(always)]
+fn piece_at(i: usize) -> Piece {
+    match Piece::from_index(i) {
+        Some(p) => p,
+        None => unreachable!("piece ids come from a 28-bit mask"),
+    }
+}
+
+#[inline(always)]
+fn push_dests(moves: &mut MoveList, piece: Piece, from: Hex, dests: &HexSet) {
+    for to in dests.iter() {
+        moves.push(Move::Move { piece, from, to });
+    }
+}
+
+/// One Beetle step in each direction that the height gate allows.
+#[inline(always)]
+fn beetle_steps(heights: &Heights<'_>, from: Hex, h: u8, mut f: impl FnMut(Hex)) {
+    for d in Direction::ALL {
+        if heights.can_step(from, h, d) {
+            f(from.neighbor(d));
+        }
+    }
+}
+
+/// Every cell an Ant reaches by sliding (excluding its start).
+fn ant_flood(occ: &HexSet, from: Hex, dests: &mut HexSet) {
+    let mut seen = HexSet::new();
+    seen.insert(from);
+    // At most 60 empty cells touch a hive of 28 stacks (see MAX_MOVES).
+    let mut queue = [from; 64];
+    let (mut head, mut tail) = (0, 1);
+    while head < tail {
+        let cell = queue[head];
+        head += 1;
+        for_each_slide(occ, cell, |to| {
+            if seen.insert(to) {
+                dests.insert(to);
+                if tail < queue.len() {
+                    queue[tail] = to;
+                    tail += 1;
+                }
+            }
+        });
+    }
+}
+
+/// Destinations of exactly three slides that never revisit a cell.
+fn spider_walks(occ: &HexSet, from: Hex, dests: &mut HexSet) {
+    for_each_slide(occ, from, |a| {
+        for_each_slide(occ, a, |b| {
+            if b == from {
+                return;
+            }
+            for_each_slide(occ, b, |c| {
+                if c != a && c != from {
+                    dests.insert(c);
+                }
+            });
+        });
+    });
+}
+
+/// Two steps on top of the hive, then one step down to an empty cell.
+fn ladybug_walks(heights: &Heights<'_>, from: Hex, dests: &mut HexSet) {
+    for d1 in Direction::ALL {
+        let a = from.neighbor(d1);
+        let ha = heights.at(a);
+        if ha == 0 || !heights.can_step(from, 0, d1) {
+            continue;
+        }
+        for d2 in Direction::ALL {
+            let b = a.neighbor(d2);
+            let hb = heights.at(b);
+            if hb == 0 || !heights.can_step(a, ha, d2) {
+                continue;
+            }
+            for d3 in Direction::ALL {
+                let c = b.neighbor(d3);
+                if c == from || heights.at(c) != 0 || !heights.can_step(b, hb, d3) {
+                    continue;
+                }
+                dests.insert(c);
+            }
+        }
+    }
+}

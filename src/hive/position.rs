@@ -1,0 +1,608 @@
+//! The position: stacks on the hex grid, pieces in hand, side to move, the
+//! Zobrist hash, make/unmake and threefold-repetition bookkeeping.
+//!
+//! Stacks are linked lists threaded through the pieces: `top[cell]` is the piece
+//! on top of a cell, `below[piece]` the piece under it, and `height[cell]` the
+//! number of pieces in the cell. Make and unmake are exact inverses, so the
+//! only thing an undo record needs to keep is what a move destroys: the
+//! previous "last moved piece" and the previous hash.
+//!
+//! Repetition: every position of the game is counted in a small counting
+//! filter indexed by the low bits of its hash. A position can only have
+//! occurred three times when its bucket holds at least three, and only then is
+//! the history scanned for exact matches, so the check is O(1) per move in
+//! practice and undo takes the count back.
+
+use super::hex::{Direction, Hex, HexSet, CELLS};
+use super::piece::{Bug, ByColor, Color, GameType, Piece, NUM_PIECES};
+use super::zobrist;
+use std::fmt;
+
+/// Marker for "no piece" in the compact per-cell and per-piece arrays.
+const NO_PIECE: u8 = 0xFF;
+
+/// Size of the repetition counting filter (a power of two).
+const REP_FILTER: usize = 4096;
+
+/// One move (a ply).
+///
+/// A Pillbug throwing a neighbour is written as a `Move` of the thrown piece,
+/// exactly as UHP writes it.
+#[derive(Copy, Clone, Eq, PartialEq, Hash, Debug)]
+pub enum Move {
+    /// A piece from hand enters play at `to` (always on the ground).
+    Place {
+        /// The piece placed: always the next of its bug type in number order.
+        piece: Piece,
+        /// Destination cell.
+        to: Hex,
+    },
+    /// A piece on the board moves from `from` to `to` (on top of whatever
+    /// stack is there).
+    Move {
+        /// The piece that moves (for a Pillbug throw, the thrown piece).
+        piece: Piece,
+        /// Source cell.
+        from: Hex,
+        /// Destination cell.
+        to: Hex,
+    },
+    /// The side to move has no legal move.
+    Pass,
+}
+
+impl Move {
+    /// The piece that is placed or moved, if any.
+    pub fn piece(self) -> Option<Piece> {
+        match self {
+            Move::Place { piece, .. } | Move::Move { piece, .. } => Some(piece),
+            Move::Pass => None,
+        }
+    }
+
+    /// The destination cell, if any.
+    pub fn to(self) -> Option<Hex> {
+        match self {
+            Move::Place { to, .. } | Move::Move { to, .. } => Some(to),
+            Move::Pass => None,
+        }
+    }
+}
+
+/// The result of a finished game.
+#[derive(Copy, Clone, Eq, PartialEq, Hash, Debug)]
+pub enum Outcome {
+    /// The given side won.
+    Win(Color),
+    /// Both Queens surrounded by the same move, or threefold repetition.
+    Draw,
+}
+
+/// What a move destroys, kept to undo it.
+#[derive(Copy, Clone, Debug)]
+struct Undo {
+    mv: Move,
+    last_moved: u8,
+    hash: u64,
+}
+
+/// Rule switches that are not part of the game type.
+#[derive(Copy, Clone, Eq, PartialEq, Debug)]
+pub struct Rules {
+    /// No Queen on a player's first turn (UHP default).
+    pub tournament_opening: bool,
+}
+
+impl Default for Rules {
+    fn default() -> Self {
+        Rules {
+            tournament_opening: true,
+        }
+    }
+}
+
+/// A Hive position together with the history of the game that led to it.
+#[derive(Clone)]
+pub struct Position {
+    game_type: GameType,
+    rules: Rules,
+    top: [u8; CELLS],
+    height: [u8; CELLS],
+    below: [u8; NUM_PIECES],
+    hex_of: [Hex; NUM_PIECES],
+    /// Bit `i` set when piece `i` is on the board.
+    on_board: u32,
+    occupied: HexSet,
+    /// Pieces of each bug type each side has placed so far.
+    placed: ByColor<[u8; 8]>,
+    ply: u32,
+    hash: u64,
+    last_moved: u8,
+    history: Vec<Undo>,
+    rep: Box<[u16; REP_FILTER]>,
+}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Position")
+            .field("game_type", &self.game_type)
+            .field("ply", &self.ply)
+            .field("hash", &format_args!("{:016x}", self.hash))
+            .field(
+                "pieces",
+                &self
+                    .pieces_on_board()
+                    .map(|p| (p, self.hex_of[p.index()]))
+                    .collect::<Vec<_>>(),
+            )
+            .finish()
+    }
+}
+
+impl Position {
+    /// The start position of a game.
+    pub fn new(game_type: GameType, rules: Rules) -> Position {
+        let mut pos = Position {
+            game_type,
+            rules,
+            top: [NO_PIECE; CELLS],
+            height: [0; CELLS],
+            below: [NO_PIECE; NUM_PIECES],
+            hex_of: [Hex::ORIGIN; NUM_PIECES],
+            on_board: 0,
+            occupied: HexSet::new(),
+            placed: ByColor([[0; 8]; 2]),
+            ply: 0,
+            hash: 0,
+            last_moved: NO_PIECE,
+            history: Vec::with_capacity(256),
+            rep: Box::new([0; REP_FILTER]),
+        };
+        pos.hash = pos.compute_hash();
+        pos.rep[pos.hash as usize & (REP_FILTER - 1)] = 1;
+        pos
+    }
+
+    /// The game type.
+    #[inline(always)]
+    pub fn game_type(&self) -> GameType {
+        self.game_type
+    }
+
+    /// The rule switches.
+    #[inline(always)]
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    /// Changes the rule switches (they only affect moves generated from now on).
+    pub fn set_rules(&mut self, rules: Rules) {
+        self.rules = rules;
+    }
+
+    /// Plies played so far (a pass counts).
+    #[inline(always)]
+    pub fn ply(&self) -> u32 {
+        self.ply
+    }
+
+    /// The side to move.
+    #[inline(always)]
+    pub fn side_to_move(&self) -> Color {
+        if self.ply & 1 == 0 {
+            Color::White
+        } else {
+            Color::Black
+        }
+    }
+
+    /// The side to move's turn number, 1-based (UHP's `n` in `White[n]`).
+    #[inline(always)]
+    pub fn turn(&self) -> u32 {
+        self.ply / 2 + 1
+    }
+
+    /// The Zobrist hash of the position (pieces, stacks, side to move and, in
+    /// games with the Pillbug, the piece that moved last).
+    #[inline(always)]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// The moves played so far, oldest first.
+    pub fn moves(&self) -> impl ExactSizeIterator<Item = Move> + '_ {
+        self.history.iter().map(|u| u.mv)
+    }
+
+    /// The last move played, if any.
+    pub fn last_move(&self) -> Option<Move> {
+        self.history.last().map(|u| u.mv)
+    }
+
+    /// The top piece of a cell.
+    #[inline(always)]
+    pub fn top(&self, hex: Hex) -> Option<Piece> {
+        Piece::from_index(self.top[hex.index()] as usize)
+    }
+
+    /// Number of pieces stacked in a cell.
+    #[inline(always)]
+    pub fn height(&self, hex: Hex) -> u8 {
+        self.height[hex.index()]
+    }
+
+    /// Stack heights of every cell, indexed by [`Hex::index`].
+    #[inline(always)]
+    pub fn heights(&self) -> &[u8; CELLS] {
+        &self.height
+    }
+
+    /// Whether a cell holds at least one piece.
+    #[inline(always)]
+    pub fn is_occupied(&self, hex: Hex) -> bool {
+        self.height[hex.index()] != 0
+    }
+
+    /// The set of occupied cells.
+    #[inline(always)]
+    pub fn occupied(&self) -> &HexSet {
+        &self.occupied
+    }
+
+    /// The cell of a piece on the board.
+    #[inline(always)]
+    pub fn hex_of(&self, piece: Piece) -> Option<Hex> {
+        if self.is_on_board(piece) {
+            Some(self.hex_of[piece.index()])
+        } else {
+            None
+        }
+    }
+
+    /// Whether a piece is on the board.
+    #[inline(always)]
+    pub fn is_on_board(&self, piece: Piece) -> bool {
+        self.on_board & (1 << piece.index()) != 0
+    }
+
+    /// The piece directly below `piece`, if it sits on a stack.
+    #[inline(always)]
+    pub fn below(&self, piece: Piece) -> Option<Piece> {
+        Piece::from_index(self.below[piece.index()] as usize)
+    }
+
+    /// Whether `piece` is the top piece of its cell.
+    #[inline(always)]
+    pub fn is_top(&self, piece: Piece) -> bool {
+        self.is_on_board(piece) && self.top[self.hex_of[piece.index()].index()] == piece.index() as u8
+    }
+
+    /// All pieces on the board.
+    pub fn pieces_on_board(&self) -> impl Iterator<Item = Piece> + '_ {
+        let mut bits = self.on_board;
+        std::iter::from_fn(move || {
+            if bits == 0 {
+                None
+            } else {
+                let i = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                Piece::from_index(i)
+            }
+        })
+    }
+
+    /// Bitmask (by piece id) of the pieces on the board.
+    #[inline(always)]
+    pub fn on_board_mask(&self) -> u32 {
+        self.on_board
+    }
+
+    /// The piece moved (or placed) on the previous ply, if it may not move now.
+    #[inline(always)]
+    pub fn last_moved(&self) -> Option<Piece> {
+        Piece::from_index(self.last_moved as usize)
+    }
+
+    /// How many pieces of `bug` `color` still has in hand.
+    #[inline(always)]
+    pub fn in_hand(&self, color: Color, bug: Bug) -> u8 {
+        if self.game_type.has(bug) {
+            bug.count() - self.placed[color][bug.index()]
+        } else {
+            0
+        }
+    }
+
+    /// The next piece of `bug` that `color` would place, if any is left.
+    #[inline(always)]
+    pub fn next_in_hand(&self, color: Color, bug: Bug) -> Option<Piece> {
+        if self.in_hand(color, bug) > 0 {
+            Piece::new(color, bug, self.placed[color][bug.index()] + 1)
+        } else {
+            None
+        }
+    }
+
+    /// The cell of `color`'s Queen, if she is on the board.
+    #[inline(always)]
+    pub fn queen(&self, color: Color) -> Option<Hex> {
+        self.hex_of(queen_of(color))
+    }
+
+    /// Number of occupied cells around `hex`.
+    #[inline(always)]
+    pub fn occupied_neighbors(&self, hex: Hex) -> usize {
+        Direction::ALL
+            .iter()
+            .filter(|&&d| self.is_occupied(hex.neighbor(d)))
+            .count()
+    }
+
+    /// Whether `color`'s Queen is surrounded on all six sides.
+    #[inline(always)]
+    pub fn queen_surrounded(&self, color: Color) -> bool {
+        self.queen(color)
+            .is_some_and(|q| self.occupied_neighbors(q) == 6)
+    }
+
+    /// The result by Queen surround alone (repetition is the game's business,
+    /// see [`Position::is_threefold`]).
+    pub fn surround_outcome(&self) -> Option<Outcome> {
+        match (
+            self.queen_surrounded(Color::White),
+            self.queen_surrounded(Color::Black),
+        ) {
+            (true, true) => Some(Outcome::Draw),
+            (true, false) => Some(Outcome::Win(Color::Black)),
+            (false, true) => Some(Outcome::Win(Color::White)),
+            (false, false) => None,
+        }
+    }
+
+    /// How many times the current position has occurred in this game,
+    /// including now.
+    pub fn repetitions(&self) -> usize {
+        if self.rep[self.hash as usize & (REP_FILTER - 1)] < 2 {
+            return 1;
+        }
+        1 + self.history.iter().filter(|u| u.hash == self.hash).count()
+    }
+
+    /// Whether the current position has occurred at least twice before.
+    pub fn is_threefold(&self) -> bool {
+        self.rep[self.hash as usize & (REP_FILTER - 1)] >= 3 && self.repetitions() >= 3
+    }
+
+    /// Whether the current position occurred before in this game at or after
+    /// ply `since` (a cheap filter test first).
+    pub fn repeated_since(&self, since: u32) -> bool {
+        if self.rep[self.hash as usize & (REP_FILTER - 1)] < 2 {
+            return false;
+        }
+        let since = since as usize;
+        self.history
+            .iter()
+            .skip(since)
+            .any(|u| u.hash == self.hash)
+    }
+
+    /// Recomputes the hash from scratch.
+    pub fn compute_hash(&self) -> u64 {
+        let mut h = 0;
+        for p in self.pieces_on_board() {
+            let hex = self.hex_of[p.index()];
+            h ^= zobrist::piece_key(p.kind_index(), hex.index(), self.level_of(p));
+        }
+        if self.side_to_move() == Color::Black {
+            h ^= zobrist::side_key();
+        }
+        if self.game_type.pillbug && self.last_moved != NO_PIECE {
+            h ^= zobrist::last_moved_key(self.last_moved as usize);
+        }
+        h
+    }
+
+    /// Stack level of a piece on the board (0 = ground).
+    fn level_of(&self, piece: Piece) -> usize {
+        let mut level = 0;
+        let mut b = self.below[piece.index()];
+        while b != NO_PIECE {
+            level += 1;
+            b = self.below[b as usize];
+        }
+        level
+    }
+
+    #[inline(always)]
+    fn put(&mut self, piece: Piece, to: Hex) {
+        let i = piece.index();
+        let c = to.index();
+        let level = self.height[c] as usize;
+        self.below[i] = self.top[c];
+        self.top[c] = i as u8;
+        self.height[c] += 1;
+        self.hex_of[i] = to;
+        self.occupied.insert(to);
+        self.hash ^= zobrist::piece_key(piece.kind_index(), c, level);
+    }
+
+    #[inline(always)]
+    fn lift(&mut self, piece: Piece, from: Hex) {
+        let i = piece.index();
+        let c = from.index();
+        debug_assert_eq!(self.top[c], i as u8);
+        self.height[c] -= 1;
+        let level = self.height[c] as usize;
+        self.top[c] = self.below[i];
+        self.below[i] = NO_PIECE;
+        if self.height[c] == 0 {
+            self.occupied.remove(from);
+        }
+        self.hash ^= zobrist::piece_key(piece.kind_index(), c, level);
+    }
+
+    #[inline(always)]
+    fn set_last_moved(&mut self, piece: u8) {
+        if self.game_type.pillbug {
+            if self.last_moved != NO_PIECE {
+                self.hash ^= zobrist::last_moved_key(self.last_moved as usize);
+            }
+            if piece != NO_PIECE {
+                self.hash ^= zobrist::last_moved_key(piece as usize);
+            }
+        }
+        self.last_moved = piece;
+    }
+
+    /// Plays a move without checking that it is legal (the search's and
+    /// perft's entry point). Use [`Position::play`] for untrusted input.
+    #[inline]
+    pub fn make(&mut self, mv: Move) {
+        self.history.push(Undo {
+            mv,
+            last_moved: self.last_moved,
+            hash: self.hash,
+        });
+        match mv {
+            Move::Place { piece, to } => {
+                self.on_board |= 1 << piece.index();
+                self.placed[piece.color()][piece.bug().index()] += 1;
+                self.put(piece, to);
+                self.set_last_moved(piece.index() as u8);
+            }
+            Move::Move { piece, from, to } => {
+                self.lift(piece, from);
+                self.put(piece, to);
+                self.set_last_moved(piece.index() as u8);
+            }
+            Move::Pass => self.set_last_moved(NO_PIECE),
+        }
+        self.ply += 1;
+        self.hash ^= zobrist::side_key();
+        self.rep[self.hash as usize & (REP_FILTER - 1)] += 1;
+        #[cfg(debug_assertions)]
+        self.assert_consistent();
+    }
+
+    /// Takes back the last move. Returns it, or `None` at the start.
+    #[inline]
+    pub fn unmake(&mut self) -> Option<Move> {
+        let undo = self.history.pop()?;
+        self.rep[self.hash as usize & (REP_FILTER - 1)] -= 1;
+        self.ply -= 1;
+        match undo.mv {
+            Move::Place { piece, to } => {
+                self.lift(piece, to);
+                self.on_board &= !(1 << piece.index());
+                self.placed[piece.color()][piece.bug().index()] -= 1;
+            }
+            Move::Move { piece, from, to } => {
+                self.lift(piece, to);
+                self.put(piece, from);
+            }
+            Move::Pass => {}
+        }
+        self.last_moved = undo.last_moved;
+        self.hash = undo.hash;
+        #[cfg(debug_assertions)]
+        self.assert_consistent();
+        Some(undo.mv)
+    }
+
+    /// Plays a move after checking it against the legal moves.
+    ///
+    /// # Errors
+    /// [`IllegalMove`] when the move is not legal here; the position is then
+    /// unchanged.
+    pub fn play(&mut self, mv: Move) -> Result<(), IllegalMove> {
+        let mut moves = super::movegen::MoveList::new();
+        self.generate_moves(&mut moves);
+        if moves.contains(&mv) {
+            self.make(mv);
+            Ok(())
+        } else {
+            Err(IllegalMove(mv))
+        }
+    }
+
+    /// Checks every internal invariant; panics on a violation. Run on every
+    /// make and unmake in debug builds.
+    pub fn assert_consistent(&self) {
+        assert_eq!(self.hash, self.compute_hash(), "incremental hash drifted");
+        let mut counted = [0u8; CELLS];
+        for p in self.pieces_on_board() {
+            counted[self.hex_of[p.index()].index()] += 1;
+        }
+        for c in 0..CELLS {
+            assert_eq!(counted[c], self.height[c], "stack height at cell {c}");
+            let hex = Hex::new(c as u16).expect("cell index on the grid");
+            assert_eq!(self.occupied.contains(hex), self.height[c] > 0);
+            if self.height[c] > 0 {
+                let t = self.top[c] as usize;
+                assert!(t < NUM_PIECES && self.hex_of[t] == hex);
+            } else {
+                assert_eq!(self.top[c], NO_PIECE);
+            }
+        }
+        for color in Color::ALL {
+            for bug in self.game_type.bugs() {
+                let on = (1..=bug.count())
+                    .filter(|&n| {
+                        Piece::new(color, bug, n).is_some_and(|p| self.is_on_board(p))
+                    })
+                    .count() as u8;
+                assert_eq!(on, self.placed[color][bug.index()], "{color:?} {bug:?}");
+            }
+        }
+        assert!(self.is_connected(), "the hive is split");
+    }
+
+    /// Whether the occupied cells form one connected group.
+    pub fn is_connected(&self) -> bool {
+        let Some(start) = self.occupied.iter().next() else {
+            return true;
+        };
+        let mut seen = HexSet::new();
+        let mut stack = vec![start];
+        seen.insert(start);
+        while let Some(h) = stack.pop() {
+            for n in h.neighbors() {
+                if self.is_occupied(n) && seen.insert(n) {
+                    stack.push(n);
+                }
+            }
+        }
+        seen.len() == self.occupied.len()
+    }
+}
+
+/// The Queen of a colour.
+#[inline(always)]
+pub fn queen_of(color: Color) -> Piece {
+    match Piece::new(color, Bug::Queen, 1) {
+        Some(p) => p,
+        None => unreachable!("every side has one Queen"),
+    }
+}
+
+/// A move that is not legal in the position it was tried in.
+#[derive(Copy, Clone, Eq, PartialEq, Debug)]
+pub struct IllegalMove(pub Move);
+
+impl fmt::Display for IllegalMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "illegal move {:?}", self.0)
+    }
+}
+
+impl std::error::Error for IllegalMove {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn move_is_small() {
+        assert!(std::mem::size_of::<Move>() <= 6);
+    }
+}
