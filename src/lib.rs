@@ -4,4 +4,7 @@
 //! evaluation), [`uhp`] (the protocol loop) and [`tools`] (perft and other
 //! subcommands).
 
+pub mod engine;
 pub mod hive;
+pub mod tools;
+pub mod uhp;

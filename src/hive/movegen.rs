@@ -188,9 +188,10 @@ impl Position {
                         if !seen.insert(n) {
                             continue;
                         }
-                        let touches_enemy = n.neighbors().iter().any(|&m| {
-                            self.top(m).is_some_and(|t| t.color() != color)
-                        });
+                        let touches_enemy = n
+                            .neighbors()
+                            .iter()
+                            .any(|&m| self.top(m).is_some_and(|t| t.color() != color));
                         if !touches_enemy {
                             cells.push(n);
                         }
@@ -281,7 +282,7 @@ impl Position {
         let last = self.last_moved();
         let mut own = self.on_board_mask() & color_mask(color);
         let mut throwers: ArrayVec<Hex, 2> = ArrayVec::new();
-        let mut dests = HexSet::new();
+        let mut dests;
         while own != 0 {
             let i = own.trailing_zeros() as usize;
             own &= own - 1;
@@ -316,9 +317,7 @@ impl Position {
             };
             match bug {
                 Bug::Queen | Bug::Pillbug => {
-                    for_each_slide(&occ, from, |to| {
-                        moves.push(Move::Move { piece, from, to })
-                    });
+                    for_each_slide(&occ, from, |to| moves.push(Move::Move { piece, from, to }));
                 }
                 Bug::Beetle => {
                     beetle_steps(&heights, from, h - 1, |to| {
@@ -430,11 +429,7 @@ impl Position {
                     if l.min(r) > ht {
                         continue;
                     }
-                    let mv = Move::Move {
-                        piece,
-                        from: n,
-                        to,
-                    };
+                    let mv = Move::Move { piece, from: n, to };
                     let duplicate = if piece.color() == color {
                         moves.contains(&mv)
                     } else {

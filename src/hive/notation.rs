@@ -263,18 +263,14 @@ pub fn explain_illegal(pos: &Position, mv: Move) -> Option<String> {
         ));
     }
     if moves.as_slice() == [Move::Pass] {
-        return Some(format!(
-            "{} has no legal move and must pass",
-            side.name()
-        ));
+        return Some(format!("{} has no legal move and must pass", side.name()));
     }
     Some(match mv {
         Move::Place { piece, .. } => {
             let turn = pos.turn();
             if piece.bug() == Bug::Queen && turn == 1 && pos.rules().tournament_opening {
                 "you can't place your Queen Bee on your first turn (tournament opening)".into()
-            } else if turn == 4 && piece.bug() != Bug::Queen && pos.in_hand(side, Bug::Queen) > 0
-            {
+            } else if turn == 4 && piece.bug() != Bug::Queen && pos.in_hand(side, Bug::Queen) > 0 {
                 "you must place your Queen Bee on or before your fourth turn".into()
             } else {
                 format!("{piece} can't be placed there: a new piece must touch your own pieces and no enemy piece")

@@ -359,7 +359,10 @@ mod tests {
             Piece::new(Color::Black, Bug::Ant, 3).unwrap().to_string(),
             "bA3"
         );
-        assert_eq!(Piece::new(Color::White, Bug::Queen, 1).unwrap().to_string(), "wQ");
+        assert_eq!(
+            Piece::new(Color::White, Bug::Queen, 1).unwrap().to_string(),
+            "wQ"
+        );
         assert!(Piece::new(Color::White, Bug::Queen, 2).is_none());
     }
 
@@ -370,7 +373,9 @@ mod tests {
         ] {
             assert_eq!(GameType::parse(s).unwrap().to_string(), s);
         }
-        for s in ["Base+", "Base+PLM", "Base+MM", "base", " Base", "Base+X", "Base+ML "] {
+        for s in [
+            "Base+", "Base+PLM", "Base+MM", "base", " Base", "Base+X", "Base+ML ",
+        ] {
             assert!(GameType::parse(s).is_none(), "{s}");
         }
     }

@@ -274,7 +274,8 @@ impl Position {
     /// Whether `piece` is the top piece of its cell.
     #[inline(always)]
     pub fn is_top(&self, piece: Piece) -> bool {
-        self.is_on_board(piece) && self.top[self.hex_of[piece.index()].index()] == piece.index() as u8
+        self.is_on_board(piece)
+            && self.top[self.hex_of[piece.index()].index()] == piece.index() as u8
     }
 
     /// All pieces on the board.
@@ -380,10 +381,7 @@ impl Position {
             return false;
         }
         let since = since as usize;
-        self.history
-            .iter()
-            .skip(since)
-            .any(|u| u.hash == self.hash)
+        self.history.iter().skip(since).any(|u| u.hash == self.hash)
     }
 
     /// Recomputes the hash from scratch.
@@ -547,9 +545,7 @@ impl Position {
         for color in Color::ALL {
             for bug in self.game_type.bugs() {
                 let on = (1..=bug.count())
-                    .filter(|&n| {
-                        Piece::new(color, bug, n).is_some_and(|p| self.is_on_board(p))
-                    })
+                    .filter(|&n| Piece::new(color, bug, n).is_some_and(|p| self.is_on_board(p)))
                     .count() as u8;
                 assert_eq!(on, self.placed[color][bug.index()], "{color:?} {bug:?}");
             }

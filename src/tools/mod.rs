@@ -1,0 +1,3 @@
+//! Command-line tools built on the engine: perft and friends.
+
+pub mod perft;
