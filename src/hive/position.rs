@@ -531,8 +531,8 @@ impl Position {
         for p in self.pieces_on_board() {
             counted[self.hex_of[p.index()].index()] += 1;
         }
-        for c in 0..CELLS {
-            assert_eq!(counted[c], self.height[c], "stack height at cell {c}");
+        for (c, &count) in counted.iter().enumerate() {
+            assert_eq!(count, self.height[c], "stack height at cell {c}");
             let hex = Hex::new(c as u16).expect("cell index on the grid");
             assert_eq!(self.occupied.contains(hex), self.height[c] > 0);
             if self.height[c] > 0 {
