@@ -61,6 +61,54 @@ const SLIDES: [u8; 64] = {
     table
 };
 
+/// For each 6-bit mask of occupied neighbours, the number of separate runs
+/// of occupied cells around the ring. A cell whose occupied neighbours form
+/// at most one run can never split the hive (the run stays connected through
+/// itself); only cells with two or more runs need the global test.
+const RING_RUNS: [u8; 64] = {
+    let mut table = [0u8; 64];
+    let mut mask = 0;
+    while mask < 64 {
+        let mut runs = 0;
+        let mut d = 0;
+        while d < 6 {
+            let here = mask & (1 << d) != 0;
+            let prev = mask & (1 << ((d + 5) % 6)) != 0;
+            if here && !prev {
+                runs += 1;
+            }
+            d += 1;
+        }
+        if mask == 63 {
+            runs = 1;
+        }
+        table[mask] = runs;
+        mask += 1;
+    }
+    table
+};
+
+/// Which ground pieces are pinned (the only link between parts of the
+/// hive), answered locally where the neighbourhood decides it and by one
+/// lazy articulation-point pass over the hive otherwise.
+struct Pins<'a> {
+    pos: &'a Position,
+    cut: Option<HexSet>,
+}
+
+impl Pins<'_> {
+    #[inline(always)]
+    fn is_pinned(&mut self, hex: Hex) -> bool {
+        if RING_RUNS[neighbor_mask(self.pos.occupied(), hex)] <= 1 {
+            return false;
+        }
+        let pos = self.pos;
+        self.cut
+            .get_or_insert_with(|| pos.articulation_points())
+            .contains(hex)
+    }
+}
+
 /// Mask of occupied neighbours of `hex` in `occ`.
 #[inline(always)]
 fn neighbor_mask(occ: &HexSet, hex: Hex) -> usize {
@@ -132,11 +180,21 @@ impl Position {
         }
     }
 
-    /// Number of legal moves (counting a forced pass as one).
+    /// Number of legal moves (counting a forced pass as one), without
+    /// writing out the placements: perft's bulk count.
     pub fn count_moves(&self) -> usize {
-        let mut moves = MoveList::new();
-        self.generate_moves(&mut moves);
-        moves.len()
+        let color = self.side_to_move();
+        let pieces = self.placeable_pieces(color);
+        let mut n = 0;
+        if !pieces.is_empty() {
+            n += pieces.len() * self.placement_cells(color).len();
+        }
+        if self.queen(color).is_some() {
+            let mut moves = MoveList::new();
+            self.generate_movements(color, &mut moves);
+            n += moves.len();
+        }
+        n.max(1)
     }
 
     /// The pieces `color` may place now, one per bug type, in slot order.
@@ -173,30 +231,29 @@ impl Position {
                 }
             }
             _ => {
-                let mut seen = *self.occupied();
+                // Cells next to a friendly top piece, minus cells next to an
+                // enemy top piece, minus occupied cells.
+                let mut friendly = HexSet::new();
+                let mut hostile = HexSet::new();
                 let own_mask = color_mask(color);
-                let mut own = self.on_board_mask() & own_mask;
-                while own != 0 {
-                    let i = own.trailing_zeros() as usize;
-                    own &= own - 1;
-                    let p = piece_at(i);
-                    if !self.is_top(p) {
+                let mut bits = self.on_board_mask();
+                while bits != 0 {
+                    let i = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    let hex = self.cell_of(i);
+                    if self.top_id(hex) != i as u8 {
                         continue;
                     }
-                    let hex = self.hex_of(p).unwrap_or(Hex::ORIGIN);
+                    let set = if own_mask & (1 << i) != 0 {
+                        &mut friendly
+                    } else {
+                        &mut hostile
+                    };
                     for n in hex.neighbors() {
-                        if !seen.insert(n) {
-                            continue;
-                        }
-                        let touches_enemy = n
-                            .neighbors()
-                            .iter()
-                            .any(|&m| self.top(m).is_some_and(|t| t.color() != color));
-                        if !touches_enemy {
-                            cells.push(n);
-                        }
+                        set.insert(n);
                     }
                 }
+                friendly.for_each_without(&hostile, self.occupied(), |hex| cells.push(hex));
             }
         }
         cells
@@ -278,7 +335,10 @@ impl Position {
     }
 
     fn generate_movements(&self, color: Color, moves: &mut MoveList) {
-        let pinned = self.articulation_points();
+        let mut pinned = Pins {
+            pos: self,
+            cut: None,
+        };
         let last = self.last_moved();
         let mut own = self.on_board_mask() & color_mask(color);
         let mut throwers: ArrayVec<Hex, 2> = ArrayVec::new();
@@ -303,7 +363,7 @@ impl Position {
                     throwers.push(from);
                 }
             }
-            if h == 1 && pinned.contains(from) {
+            if h == 1 && pinned.is_pinned(from) {
                 continue;
             }
             let mut occ = *self.occupied();
@@ -388,14 +448,14 @@ impl Position {
             }
         }
         if !throwers.is_empty() {
-            self.generate_throws(&throwers, &pinned, moves);
+            self.generate_throws(&throwers, &mut pinned, moves);
         }
     }
 
     /// Pillbug (or Mosquito-as-Pillbug) specials: lift an adjacent unstacked,
     /// unpinned piece that did not move last turn over the thrower onto an
     /// empty cell next to it, with the height gate on the lift and the drop.
-    fn generate_throws(&self, throwers: &[Hex], pinned: &HexSet, moves: &mut MoveList) {
+    fn generate_throws(&self, throwers: &[Hex], pinned: &mut Pins<'_>, moves: &mut MoveList) {
         let first_new = moves.len();
         let color = self.side_to_move();
         let last = self.last_moved();
@@ -404,7 +464,7 @@ impl Position {
             let ht = h[t.index()];
             for d in Direction::ALL {
                 let n = t.neighbor(d);
-                if h[n.index()] != 1 || pinned.contains(n) {
+                if h[n.index()] != 1 || pinned.is_pinned(n) {
                     continue;
                 }
                 let Some(piece) = self.top(n) else { continue };

@@ -237,6 +237,18 @@ impl Position {
         &self.height
     }
 
+    /// The cell of piece id `i` (meaningful only while it is on the board).
+    #[inline(always)]
+    pub(super) fn cell_of(&self, i: usize) -> Hex {
+        self.hex_of[i]
+    }
+
+    /// The id of the top piece of a cell, or `0xFF` when empty.
+    #[inline(always)]
+    pub(super) fn top_id(&self, hex: Hex) -> u8 {
+        self.top[hex.index()]
+    }
+
     /// Whether a cell holds at least one piece.
     #[inline(always)]
     pub fn is_occupied(&self, hex: Hex) -> bool {
