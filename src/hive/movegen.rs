@@ -231,29 +231,27 @@ impl Position {
                 }
             }
             _ => {
-                // Cells next to a friendly top piece, minus cells next to an
-                // enemy top piece, minus occupied cells.
-                let mut friendly = HexSet::new();
-                let mut hostile = HexSet::new();
-                let own_mask = color_mask(color);
-                let mut bits = self.on_board_mask();
-                while bits != 0 {
-                    let i = bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
+                // Empty cells next to a friendly top piece that touch no
+                // enemy top piece, each once.
+                let enemy = color.opponent();
+                let mut seen = HexSet::new();
+                let mut own = self.on_board_mask() & color_mask(color);
+                while own != 0 {
+                    let i = own.trailing_zeros() as usize;
+                    own &= own - 1;
                     let hex = self.cell_of(i);
                     if self.top_id(hex) != i as u8 {
                         continue;
                     }
-                    let set = if own_mask & (1 << i) != 0 {
-                        &mut friendly
-                    } else {
-                        &mut hostile
-                    };
                     for n in hex.neighbors() {
-                        set.insert(n);
+                        if !self.is_occupied(n)
+                            && self.neighbors_topped_by(n, enemy) == 0
+                            && seen.insert(n)
+                        {
+                            cells.push(n);
+                        }
                     }
                 }
-                friendly.for_each_without(&hostile, self.occupied(), |hex| cells.push(hex));
             }
         }
         cells
@@ -285,23 +283,21 @@ impl Position {
         let mut disc = [0u8; CELLS];
         let mut low = [0u8; 32];
         let mut cell_of = [root; 32];
-        // DFS stack: (cell, next direction, parent's discovery time).
+        // DFS stack: (cell, occupied neighbours not yet looked at, parent's
+        // discovery time).
         let mut stack: ArrayVec<(Hex, u8, u8), 32> = ArrayVec::new();
         let mut time = 1u8;
         disc[root.index()] = 1;
         low[1] = 1;
         cell_of[1] = root;
-        stack.push((root, 0, 0));
+        stack.push((root, neighbor_mask(occ, root) as u8, 0));
         let mut root_children = 0;
         while let Some(top) = stack.last_mut() {
-            let (u, dir, parent) = *top;
+            let (u, todo, parent) = *top;
             let du = disc[u.index()];
-            if dir < 6 {
-                top.1 += 1;
-                let n = u.neighbor(Direction::from_index(dir as usize));
-                if !occ.contains(n) {
-                    continue;
-                }
+            if todo != 0 {
+                top.1 &= todo - 1;
+                let n = u.neighbor(Direction::from_index(todo.trailing_zeros() as usize));
                 let dn = disc[n.index()];
                 if dn == 0 {
                     time += 1;
@@ -311,7 +307,7 @@ impl Position {
                     if du == 1 {
                         root_children += 1;
                     }
-                    stack.push((n, 0, du));
+                    stack.push((n, neighbor_mask(occ, n) as u8, du));
                 } else if dn != parent && dn < low[du as usize] {
                     low[du as usize] = dn;
                 }

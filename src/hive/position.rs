@@ -13,7 +13,7 @@
 //! the history scanned for exact matches, so the check is O(1) per move in
 //! practice and undo takes the count back.
 
-use super::hex::{Direction, Hex, HexSet, CELLS};
+use super::hex::{Hex, HexSet, CELLS};
 use super::piece::{Bug, ByColor, Color, GameType, Piece, NUM_PIECES};
 use super::zobrist;
 use std::fmt;
@@ -108,6 +108,10 @@ pub struct Position {
     rules: Rules,
     top: [u8; CELLS],
     height: [u8; CELLS],
+    /// For each cell, how many of its six neighbours have a White top piece
+    /// (low byte) and a Black top piece (high byte). Kept incrementally; it
+    /// answers placement legality and Queen surrounds without a scan.
+    touching: [u16; CELLS],
     below: [u8; NUM_PIECES],
     hex_of: [Hex; NUM_PIECES],
     /// Bit `i` set when piece `i` is on the board.
@@ -147,6 +151,7 @@ impl Position {
             rules,
             top: [NO_PIECE; CELLS],
             height: [0; CELLS],
+            touching: [0; CELLS],
             below: [NO_PIECE; NUM_PIECES],
             hex_of: [Hex::ORIGIN; NUM_PIECES],
             on_board: 0,
@@ -345,10 +350,32 @@ impl Position {
     /// Number of occupied cells around `hex`.
     #[inline(always)]
     pub fn occupied_neighbors(&self, hex: Hex) -> usize {
-        Direction::ALL
-            .iter()
-            .filter(|&&d| self.is_occupied(hex.neighbor(d)))
-            .count()
+        let t = self.touching[hex.index()];
+        ((t & 0xFF) + (t >> 8)) as usize
+    }
+
+    /// Number of neighbours of `hex` whose top piece belongs to `color`.
+    #[inline(always)]
+    pub fn neighbors_topped_by(&self, hex: Hex, color: Color) -> usize {
+        ((self.touching[hex.index()] >> (8 * color.index())) & 0xFF) as usize
+    }
+
+    /// Adds `delta` (one unit of the top piece's colour, `+` or `-`) to the
+    /// neighbour counts around `hex`.
+    #[inline(always)]
+    fn touch(&mut self, hex: Hex, top: u8, add: bool) {
+        if top == NO_PIECE {
+            return;
+        }
+        let unit: u16 = if (top as usize) < NUM_PIECES / 2 {
+            1
+        } else {
+            256
+        };
+        for n in hex.neighbors() {
+            let t = &mut self.touching[n.index()];
+            *t = if add { *t + unit } else { *t - unit };
+        }
     }
 
     /// Whether `color`'s Queen is surrounded on all six sides.
@@ -428,7 +455,12 @@ impl Position {
         let i = piece.index();
         let c = to.index();
         let level = self.height[c] as usize;
-        self.below[i] = self.top[c];
+        let old_top = self.top[c];
+        if old_top == NO_PIECE || (old_top < 14) != (i < 14) {
+            self.touch(to, old_top, false);
+            self.touch(to, i as u8, true);
+        }
+        self.below[i] = old_top;
         self.top[c] = i as u8;
         self.height[c] += 1;
         self.hex_of[i] = to;
@@ -443,7 +475,12 @@ impl Position {
         debug_assert_eq!(self.top[c], i as u8);
         self.height[c] -= 1;
         let level = self.height[c] as usize;
-        self.top[c] = self.below[i];
+        let new_top = self.below[i];
+        if new_top == NO_PIECE || (new_top < 14) != (i < 14) {
+            self.touch(from, i as u8, false);
+            self.touch(from, new_top, true);
+        }
+        self.top[c] = new_top;
         self.below[i] = NO_PIECE;
         if self.height[c] == 0 {
             self.occupied.remove(from);
@@ -552,6 +589,17 @@ impl Position {
                 assert!(t < NUM_PIECES && self.hex_of[t] == hex);
             } else {
                 assert_eq!(self.top[c], NO_PIECE);
+            }
+        }
+        for c in 0..CELLS {
+            let hex = Hex::new(c as u16).expect("cell index on the grid");
+            for color in Color::ALL {
+                let n = hex
+                    .neighbors()
+                    .iter()
+                    .filter(|&&m| self.top(m).is_some_and(|t| t.color() == color))
+                    .count();
+                assert_eq!(n, self.neighbors_topped_by(hex, color), "touching counts");
             }
         }
         for color in Color::ALL {
