@@ -377,6 +377,12 @@ fn playouts_keep_hash_and_unmake_exact() {
             sorted.sort();
             sorted.dedup();
             assert_eq!(sorted.len(), list.len(), "duplicate moves in {t}");
+            // Two independent answers to "which cells hold the hive
+            // together": a Hopcroft–Tarjan pass and the per-cell search.
+            let cut = pos.articulation_points();
+            for hex in pos.occupied().iter() {
+                assert_eq!(cut.contains(hex), pos.splits_hive(hex), "{t}: {pos:?}");
+            }
             snapshots.push((pos.hash(), pos.clone(), list.len()));
             let mv = list[next(&mut rng) as usize % list.len()];
             pos.make(mv);

@@ -89,23 +89,16 @@ const RING_RUNS: [u8; 64] = {
 };
 
 /// Which ground pieces are pinned (the only link between parts of the
-/// hive), answered locally where the neighbourhood decides it and by one
-/// lazy articulation-point pass over the hive otherwise.
+/// hive): answered locally where the ring of neighbours decides it, and by a
+/// search over the incrementally kept cell graph otherwise.
 struct Pins<'a> {
     pos: &'a Position,
-    cut: Option<HexSet>,
 }
 
 impl Pins<'_> {
     #[inline(always)]
     fn is_pinned(&mut self, hex: Hex) -> bool {
-        if RING_RUNS[neighbor_mask(self.pos.occupied(), hex)] <= 1 {
-            return false;
-        }
-        let pos = self.pos;
-        self.cut
-            .get_or_insert_with(|| pos.articulation_points())
-            .contains(hex)
+        RING_RUNS[neighbor_mask(self.pos.occupied(), hex)] > 1 && self.pos.splits_hive(hex)
     }
 }
 
@@ -331,10 +324,7 @@ impl Position {
     }
 
     fn generate_movements(&self, color: Color, moves: &mut MoveList) {
-        let mut pinned = Pins {
-            pos: self,
-            cut: None,
-        };
+        let mut pinned = Pins { pos: self };
         let last = self.last_moved();
         let mut own = self.on_board_mask() & color_mask(color);
         let mut throwers: ArrayVec<Hex, 2> = ArrayVec::new();

@@ -112,6 +112,14 @@ pub struct Position {
     /// (low byte) and a Black top piece (high byte). Kept incrementally; it
     /// answers placement legality and Queen surrounds without a scan.
     touching: [u16; CELLS],
+    /// The ground piece of each occupied cell (stale for empty cells). Ground
+    /// pieces name the cells of the hive in the bitmasks below.
+    bottom: [u8; CELLS],
+    /// For each ground piece, the ground pieces of the occupied cells next to
+    /// its cell: the hive's cell graph as bitmasks, kept incrementally.
+    links: [u32; NUM_PIECES],
+    /// The ground pieces, one per occupied cell.
+    grounded: u32,
     below: [u8; NUM_PIECES],
     hex_of: [Hex; NUM_PIECES],
     /// Bit `i` set when piece `i` is on the board.
@@ -152,6 +160,9 @@ impl Position {
             top: [NO_PIECE; CELLS],
             height: [0; CELLS],
             touching: [0; CELLS],
+            bottom: [NO_PIECE; CELLS],
+            links: [0; NUM_PIECES],
+            grounded: 0,
             below: [NO_PIECE; NUM_PIECES],
             hex_of: [Hex::ORIGIN; NUM_PIECES],
             on_board: 0,
@@ -460,6 +471,9 @@ impl Position {
             self.touch(to, old_top, false);
             self.touch(to, i as u8, true);
         }
+        if level == 0 {
+            self.link(to, i);
+        }
         self.below[i] = old_top;
         self.top[c] = i as u8;
         self.height[c] += 1;
@@ -484,8 +498,65 @@ impl Position {
         self.below[i] = NO_PIECE;
         if self.height[c] == 0 {
             self.occupied.remove(from);
+            self.unlink(i);
         }
         self.hash ^= zobrist::piece_key(piece.kind_index(), c, level);
+    }
+
+    /// Ground piece `i` now occupies the empty cell `hex`.
+    #[inline(always)]
+    fn link(&mut self, hex: Hex, i: usize) {
+        self.bottom[hex.index()] = i as u8;
+        let mut mine = 0;
+        for n in hex.neighbors() {
+            if self.height[n.index()] != 0 {
+                let m = self.bottom[n.index()] as usize;
+                mine |= 1 << m;
+                self.links[m] |= 1 << i;
+            }
+        }
+        self.links[i] = mine;
+        self.grounded |= 1 << i;
+    }
+
+    /// Ground piece `i` left its cell, which is now empty.
+    #[inline(always)]
+    fn unlink(&mut self, i: usize) {
+        let mut others = self.links[i];
+        while others != 0 {
+            let m = others.trailing_zeros() as usize;
+            others &= others - 1;
+            self.links[m] &= !(1 << i);
+        }
+        self.links[i] = 0;
+        self.grounded &= !(1 << i);
+    }
+
+    /// Whether the occupied cell `hex` is the only link between two parts of
+    /// the hive, so that emptying it would split the hive. A search over the
+    /// cell graph from one neighbour that stops as soon as it has reached all
+    /// the others.
+    #[inline]
+    pub fn splits_hive(&self, hex: Hex) -> bool {
+        let v = self.bottom[hex.index()] as usize;
+        let targets = self.links[v];
+        if targets & targets.wrapping_sub(1) == 0 {
+            return false; // at most one neighbour
+        }
+        let rest = self.grounded & !(1 << v);
+        let mut reach = targets & targets.wrapping_neg();
+        let mut frontier = reach;
+        while frontier != 0 {
+            let b = frontier.trailing_zeros() as usize;
+            frontier &= frontier - 1;
+            let new = self.links[b] & rest & !reach;
+            reach |= new;
+            frontier |= new;
+            if reach & targets == targets {
+                return false;
+            }
+        }
+        true
     }
 
     #[inline(always)]
@@ -602,6 +673,20 @@ impl Position {
                 assert_eq!(n, self.neighbors_topped_by(hex, color), "touching counts");
             }
         }
+        let mut grounded = 0u32;
+        for hex in self.occupied.iter() {
+            let b = self.bottom[hex.index()] as usize;
+            assert!(b < NUM_PIECES && self.hex_of[b] == hex && self.below[b] == NO_PIECE);
+            grounded |= 1 << b;
+            let mut links = 0u32;
+            for n in hex.neighbors() {
+                if self.is_occupied(n) {
+                    links |= 1 << self.bottom[n.index()];
+                }
+            }
+            assert_eq!(links, self.links[b], "cell graph links");
+        }
+        assert_eq!(grounded, self.grounded, "ground pieces");
         for color in Color::ALL {
             for bug in self.game_type.bugs() {
                 let on = (1..=bug.count())
