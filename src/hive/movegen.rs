@@ -263,66 +263,6 @@ impl Position {
         }
     }
 
-    /// Cells whose (single-layer) piece is the only link between two parts of
-    /// the hive. Hopcroft–Tarjan articulation points over the occupied cells,
-    /// iterative, linear in the number of cells.
-    pub fn articulation_points(&self) -> HexSet {
-        let mut cut = HexSet::new();
-        let occ = self.occupied();
-        let Some(root) = occ.iter().next() else {
-            return cut;
-        };
-        // disc[cell] = discovery time (1-based), 0 = unvisited.
-        let mut disc = [0u8; CELLS];
-        let mut low = [0u8; 32];
-        let mut cell_of = [root; 32];
-        // DFS stack: (cell, occupied neighbours not yet looked at, parent's
-        // discovery time).
-        let mut stack: ArrayVec<(Hex, u8, u8), 32> = ArrayVec::new();
-        let mut time = 1u8;
-        disc[root.index()] = 1;
-        low[1] = 1;
-        cell_of[1] = root;
-        stack.push((root, neighbor_mask(occ, root) as u8, 0));
-        let mut root_children = 0;
-        while let Some(top) = stack.last_mut() {
-            let (u, todo, parent) = *top;
-            let du = disc[u.index()];
-            if todo != 0 {
-                top.1 &= todo - 1;
-                let n = u.neighbor(Direction::from_index(todo.trailing_zeros() as usize));
-                let dn = disc[n.index()];
-                if dn == 0 {
-                    time += 1;
-                    disc[n.index()] = time;
-                    low[time as usize] = time;
-                    cell_of[time as usize] = n;
-                    if du == 1 {
-                        root_children += 1;
-                    }
-                    stack.push((n, neighbor_mask(occ, n) as u8, du));
-                } else if dn != parent && dn < low[du as usize] {
-                    low[du as usize] = dn;
-                }
-            } else {
-                stack.pop();
-                if parent != 0 {
-                    let lu = low[du as usize];
-                    if lu < low[parent as usize] {
-                        low[parent as usize] = lu;
-                    }
-                    if parent != 1 && lu >= parent {
-                        cut.insert(cell_of[parent as usize]);
-                    }
-                }
-            }
-        }
-        if root_children >= 2 {
-            cut.insert(root);
-        }
-        cut
-    }
-
     fn generate_movements(&self, color: Color, moves: &mut MoveList) {
         let mut pinned = Pins { pos: self };
         let last = self.last_moved();

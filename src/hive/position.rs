@@ -559,6 +559,73 @@ impl Position {
         true
     }
 
+    /// The cells that hold the hive together: every cell whose emptying
+    /// would split the hive. One iterative Hopcroft–Tarjan pass over the cell
+    /// graph, linear in the number of cells.
+    pub fn articulation_points(&self) -> HexSet {
+        let mut out = HexSet::new();
+        let n = self.grounded.count_ones();
+        if n < 3 {
+            return out;
+        }
+        const NONE: u8 = u8::MAX;
+        // Vertices are ground piece ids; disc 0 = not yet visited.
+        let mut disc = [0u8; NUM_PIECES];
+        let mut low = [0u8; NUM_PIECES];
+        let mut parent = [NONE; NUM_PIECES];
+        let mut stack = [(0u8, 0u32); NUM_PIECES];
+        let root = self.grounded.trailing_zeros() as usize;
+        stack[0] = (root as u8, self.links[root]);
+        let mut sp = 1;
+        disc[root] = 1;
+        low[root] = 1;
+        let mut time = 1u8;
+        let mut root_children = 0;
+        let mut cut = 0u32;
+        while sp > 0 {
+            let (v, todo) = stack[sp - 1];
+            let v = v as usize;
+            if todo != 0 {
+                let u = todo.trailing_zeros() as usize;
+                stack[sp - 1].1 = todo & (todo - 1);
+                if disc[u] == 0 {
+                    time += 1;
+                    disc[u] = time;
+                    low[u] = time;
+                    parent[u] = v as u8;
+                    if v == root {
+                        root_children += 1;
+                    }
+                    stack[sp] = (u as u8, self.links[u]);
+                    sp += 1;
+                } else if u as u8 != parent[v] && disc[u] < low[v] {
+                    low[v] = disc[u];
+                }
+            } else {
+                sp -= 1;
+                let p = parent[v];
+                if p != NONE {
+                    let p = p as usize;
+                    if low[v] < low[p] {
+                        low[p] = low[v];
+                    }
+                    if p != root && low[v] >= disc[p] {
+                        cut |= 1 << p;
+                    }
+                }
+            }
+        }
+        if root_children >= 2 {
+            cut |= 1 << root;
+        }
+        while cut != 0 {
+            let i = cut.trailing_zeros() as usize;
+            cut &= cut - 1;
+            out.insert(self.hex_of[i]);
+        }
+        out
+    }
+
     #[inline(always)]
     fn set_last_moved(&mut self, piece: u8) {
         if self.game_type.pillbug {
