@@ -35,6 +35,69 @@ enum Command {
         #[arg(long)]
         divide: bool,
     },
+    /// Play games between UHP engines: a match, a gauntlet or a round-robin.
+    Arena(Box<ArenaArgs>),
+}
+
+/// Arguments of `waggle arena`.
+#[derive(clap::Args)]
+struct ArenaArgs {
+    /// An engine: a command line (`self` is this binary), or fields
+    /// `cmd=<command line>,name=<name>,option.<Name>=<value>,depth=<N>,time=<s>`.
+    /// Give it once per engine.
+    #[arg(long = "engine", required = true)]
+    engines: Vec<String>,
+    /// Fields added to every engine unless it sets them itself,
+    /// e.g. `option.Threads=1`.
+    #[arg(long)]
+    each: Option<String>,
+    /// Pairing scheme (default: match for two engines, gauntlet for more).
+    #[arg(long, value_enum)]
+    mode: Option<waggle::tools::arena::Mode>,
+    /// Games per pairing (each opening is played twice, colours swapped).
+    /// Default 20, or 20000 with --sprt.
+    #[arg(long)]
+    games: Option<u32>,
+    /// Openings file: one GameString per line, '#' comments
+    /// (default: the built-in bench-positions/openings.txt).
+    #[arg(long)]
+    openings: Option<std::path::PathBuf>,
+    /// Depth per move in plies.
+    #[arg(long)]
+    depth: Option<u32>,
+    /// Time per move in seconds (e.g. 0.5).
+    #[arg(long, value_parser = waggle::tools::arena::parse_seconds)]
+    time: Option<std::time::Duration>,
+    /// Seconds an engine may take for one move before it counts as hung
+    /// (default: 1.5 times the time per move, at least 1 s; 60 s with a depth).
+    #[arg(long, value_parser = waggle::tools::arena::parse_seconds)]
+    move_timeout: Option<std::time::Duration>,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1)]
+    concurrency: usize,
+    /// A game still going after this many plies is drawn.
+    #[arg(long, default_value_t = 400)]
+    max_plies: u32,
+    /// Adjudicate a game once both engines agree on a decisive score for
+    /// this many moves each (0: never).
+    #[arg(long, default_value_t = 0)]
+    resign_moves: u32,
+    /// The score (in the engines' printed units, Waggle's are queen
+    /// liberties) from which a side counts as lost.
+    #[arg(long, default_value_t = 5.0)]
+    resign_score: f64,
+    /// Run an SPRT: `elo0,elo1[,alpha,beta]` (alpha and beta default to 0.05).
+    #[arg(long)]
+    sprt: Option<String>,
+    /// Don't end games in a draw on threefold repetition.
+    #[arg(long)]
+    no_repetition_draw: bool,
+    /// Folder for PGN files, games.txt, results.csv and arena.log.
+    #[arg(long, default_value = "arena-games")]
+    out: std::path::PathBuf,
+    /// Don't draw the progress bar.
+    #[arg(long)]
+    no_progress: bool,
 }
 
 fn main() -> ExitCode {
@@ -57,7 +120,90 @@ fn main() -> ExitCode {
                 }
             }
         }
+        Some(Command::Arena(args)) => match arena(*args) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::FAILURE
+            }
+        },
     }
+}
+
+fn arena(a: ArenaArgs) -> Result<(), String> {
+    use waggle::tools::arena::{self, ArenaConfig, EngineSpec, Mode, Resign};
+    use waggle::tools::stats::Sprt;
+    let mut engines = Vec::new();
+    for e in &a.engines {
+        let mut spec = EngineSpec::parse(e)?;
+        if let Some(each) = &a.each {
+            spec.apply_each(each)?;
+        }
+        engines.push(spec);
+    }
+    let openings = match &a.openings {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            arena::read_openings(&text)?
+        }
+        None => arena::read_openings(arena::DEFAULT_OPENINGS)?,
+    };
+    let sprt = match &a.sprt {
+        None => None,
+        Some(text) => {
+            let v: Vec<f64> = text
+                .split(',')
+                .map(|x| x.trim().parse::<f64>())
+                .collect::<Result<_, _>>()
+                .map_err(|_| format!("--sprt {text}: expected elo0,elo1[,alpha,beta]"))?;
+            let (elo0, elo1, alpha, beta) = match v.as_slice() {
+                [e0, e1] => (*e0, *e1, 0.05, 0.05),
+                [e0, e1, a, b] => (*e0, *e1, *a, *b),
+                _ => return Err(format!("--sprt {text}: expected elo0,elo1[,alpha,beta]")),
+            };
+            let ok = |p: f64| p > 0.0 && p < 0.5;
+            if elo1 <= elo0 || !ok(alpha) || !ok(beta) {
+                return Err(format!(
+                    "--sprt {text}: need elo0 < elo1 and 0 < alpha, beta < 0.5"
+                ));
+            }
+            Some(Sprt {
+                elo0,
+                elo1,
+                alpha,
+                beta,
+            })
+        }
+    };
+    let mode = a.mode.unwrap_or(if engines.len() == 2 {
+        Mode::Match
+    } else {
+        Mode::Gauntlet
+    });
+    let cfg = ArenaConfig {
+        engines,
+        mode,
+        games: a
+            .games
+            .unwrap_or(if sprt.is_some() { 20_000 } else { 20 })
+            .max(1),
+        openings,
+        depth: a.depth,
+        time: a.time,
+        move_timeout: a.move_timeout,
+        concurrency: a.concurrency.max(1),
+        max_plies: a.max_plies,
+        resign: (a.resign_moves > 0).then_some(Resign {
+            moves: a.resign_moves,
+            score: a.resign_score,
+        }),
+        sprt,
+        repetition_draw: !a.no_repetition_draw,
+        out_dir: a.out,
+        progress: !a.no_progress,
+    };
+    arena::run(&cfg).map(|_| ())
 }
 
 fn run_uhp(threads: Option<usize>) {
