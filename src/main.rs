@@ -37,6 +37,56 @@ enum Command {
     },
     /// Play games between UHP engines: a match, a gauntlet or a round-robin.
     Arena(Box<ArenaArgs>),
+    /// Search positions (GameStrings as arguments, or one per line on stdin)
+    /// and print best move, score, depth, nodes and principal variation.
+    Analyse {
+        /// GameStrings to analyse (default: read one per line from stdin).
+        game_strings: Vec<String>,
+        /// Depth limit in plies (default 3 when no other limit is given).
+        #[arg(long)]
+        depth: Option<u32>,
+        /// Time limit in seconds per line (e.g. 0.5).
+        #[arg(long, value_parser = waggle::tools::arena::parse_seconds)]
+        time: Option<std::time::Duration>,
+        /// Node limit per line.
+        #[arg(long)]
+        nodes: Option<u64>,
+        /// Transposition table size in MiB.
+        #[arg(long, default_value_t = 64)]
+        hash: usize,
+        /// Report the N best moves, each with its own search.
+        #[arg(long, default_value_t = 1)]
+        multipv: usize,
+        /// One JSON object per position (schema in src/tools/analyse.rs).
+        #[arg(long)]
+        json: bool,
+    },
+    /// Compare legal moves with another UHP engine along seeded random games.
+    UhpDiff {
+        /// The other engine's command line (`self` is this binary).
+        engine: String,
+        /// Random games to walk.
+        #[arg(long, default_value_t = 10)]
+        games: u32,
+        /// Plies per game at most.
+        #[arg(long, default_value_t = 60)]
+        plies: u32,
+        /// Seed of the random walk.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Game type (Base, Base+M, …, Base+MLP).
+        #[arg(long, default_value = "Base+MLP")]
+        game_type: String,
+        /// Seconds the other engine may take per command.
+        #[arg(long, default_value = "10", value_parser = waggle::tools::arena::parse_seconds)]
+        timeout: std::time::Duration,
+        /// An option for the other engine, `Name=Value` (repeatable).
+        #[arg(long = "option")]
+        options: Vec<String>,
+        /// End our games on threefold repetition (off: UHP engines do not).
+        #[arg(long)]
+        repetition_draw: bool,
+    },
 }
 
 /// Arguments of `waggle arena`.
@@ -117,6 +167,96 @@ fn main() -> ExitCode {
                 Err(e) => {
                     eprintln!("error: {e}");
                     ExitCode::FAILURE
+                }
+            }
+        }
+        Some(Command::Analyse {
+            game_strings,
+            depth,
+            time,
+            nodes,
+            hash,
+            multipv,
+            json,
+        }) => {
+            use waggle::tools::analyse::{self, AnalyseConfig};
+            let no_limit = depth.is_none() && time.is_none() && nodes.is_none();
+            let cfg = AnalyseConfig {
+                depth: if no_limit { Some(3) } else { depth },
+                time,
+                nodes,
+                threads: cli.threads.unwrap_or(1),
+                hash_mb: hash,
+                multipv,
+            };
+            let mut inputs = if game_strings.is_empty() {
+                analyse::lines_of(std::io::BufReader::new(std::io::stdin()))
+            } else {
+                Box::new(game_strings.into_iter().map(Ok))
+            };
+            let stdout = std::io::stdout();
+            let mut out = stdout.lock();
+            match analyse::run(&mut inputs, &cfg, json, &mut out) {
+                Ok(0) => ExitCode::SUCCESS,
+                Ok(n) => {
+                    eprintln!("error: {n} position(s) could not be read");
+                    ExitCode::FAILURE
+                }
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
+        Some(Command::UhpDiff {
+            engine,
+            games,
+            plies,
+            seed,
+            game_type,
+            timeout,
+            options,
+            repetition_draw,
+        }) => {
+            let run = || -> Result<u64, String> {
+                use waggle::tools::uhp_diff::{self, DiffConfig};
+                let mut command = waggle::tools::uhp_client::EngineCommand::parse(&engine)?;
+                if command.program == "self" {
+                    command.program = std::env::current_exe()
+                        .map_err(|e| e.to_string())?
+                        .to_string_lossy()
+                        .into_owned();
+                }
+                let game_type = waggle::hive::GameType::parse(&game_type)
+                    .ok_or_else(|| format!("'{game_type}' is not a game type"))?;
+                let options = options
+                    .iter()
+                    .map(|o| {
+                        o.split_once('=')
+                            .map(|(n, v)| (n.to_string(), v.to_string()))
+                            .ok_or_else(|| format!("--option {o}: expected Name=Value"))
+                    })
+                    .collect::<Result<Vec<_>, _>>()?;
+                let cfg = DiffConfig {
+                    command,
+                    games,
+                    plies,
+                    seed,
+                    game_type,
+                    timeout,
+                    options,
+                    repetition_draw,
+                };
+                let stdout = std::io::stdout();
+                let summary = uhp_diff::run(&cfg, &mut stdout.lock())?;
+                Ok(summary.differing)
+            };
+            match run() {
+                Ok(0) => ExitCode::SUCCESS,
+                Ok(_) => ExitCode::FAILURE,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::from(2)
                 }
             }
         }
