@@ -137,15 +137,17 @@ impl Sprt {
         )
     }
 
-    /// The log-likelihood ratio of H1 against H0 given these counts (0 while
-    /// the counts show no spread, e.g. all draws or a single result).
+    /// The log-likelihood ratio of H1 against H0 given these counts (0 with
+    /// no games). As in fishtest, a count of zero is replaced by 0.001 when
+    /// the variance is computed, so that one-sided results (all wins, all
+    /// draws) still move the test instead of dividing by zero.
     pub fn llr(&self, wdl: &Wdl) -> f64 {
-        let (Some(m), Some(var)) = (wdl.score(), wdl.variance()) else {
+        let Some(m) = wdl.score() else {
             return 0.0;
         };
-        if var <= 0.0 {
-            return 0.0;
-        }
+        let reg = |c: u32| if c == 0 { 1e-3 } else { f64::from(c) };
+        let (w, d, l) = (reg(wdl.wins), reg(wdl.draws), reg(wdl.losses));
+        let var = (w * (1.0 - m).powi(2) + d * (0.5 - m).powi(2) + l * m.powi(2)) / (w + d + l);
         let s0 = score_from_elo(self.elo0);
         let s1 = score_from_elo(self.elo1);
         f64::from(wdl.games()) * (s1 - s0) * (2.0 * m - s0 - s1) / (2.0 * var)
@@ -220,5 +222,17 @@ mod tests {
         assert_eq!(sprt.decision(&strong), SprtDecision::H1);
         assert_eq!(sprt.decision(&strong.flipped()), SprtDecision::H0);
         assert_eq!(sprt.decision(&Wdl::default()), SprtDecision::Continue);
+        let close = Wdl {
+            wins: 11,
+            draws: 10,
+            losses: 10,
+        };
+        assert_eq!(sprt.decision(&close), SprtDecision::Continue);
+        let all_wins = Wdl {
+            wins: 20,
+            draws: 0,
+            losses: 0,
+        };
+        assert_eq!(sprt.decision(&all_wins), SprtDecision::H1);
     }
 }
