@@ -962,10 +962,19 @@ fn report(
     decision: Option<SprtDecision>,
 ) -> String {
     let mut s = String::new();
-    let limit = match (cfg.time, cfg.depth) {
-        (Some(t), _) => format!("{:.3} s per move", t.as_secs_f64()),
-        (None, Some(d)) => format!("depth {d}"),
-        (None, None) => "depth 2".into(),
+    let limits: Vec<String> = (0..cfg.engines.len())
+        .map(|i| limits_for(cfg, i).0)
+        .collect();
+    let limit = if limits.iter().all(|l| *l == limits[0]) {
+        format!("bestmove {}", limits[0])
+    } else {
+        let each: Vec<String> = cfg
+            .engines
+            .iter()
+            .zip(&limits)
+            .map(|(e, l)| format!("{} {l}", e.name))
+            .collect();
+        format!("bestmove {}", each.join(", "))
     };
     let _ = writeln!(
         s,
