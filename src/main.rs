@@ -112,12 +112,20 @@ struct ArenaArgs {
     /// (default: the built-in bench-positions/openings.txt).
     #[arg(long)]
     openings: Option<std::path::PathBuf>,
-    /// Depth per move in plies.
-    #[arg(long)]
+    /// Depth per move in plies (the default, 2, when no limit is given).
+    #[arg(long, conflicts_with_all = ["time", "nodes", "clock"])]
     depth: Option<u32>,
     /// Time per move in seconds (e.g. 0.5).
-    #[arg(long, value_parser = waggle::tools::arena::parse_seconds)]
+    #[arg(long, value_parser = waggle::tools::arena::parse_seconds, conflicts_with_all = ["nodes", "clock"])]
     time: Option<std::time::Duration>,
+    /// Nodes per move (`bestmove nodes N`, a UHP extension that Waggle has).
+    #[arg(long, conflicts_with = "clock")]
+    nodes: Option<u64>,
+    /// A game clock, `SECONDS[+INCREMENT]` (e.g. 60+0.5), sent as
+    /// `bestmove clock <white_ms> <black_ms> <white_inc_ms> <black_inc_ms>`
+    /// (a UHP extension that Waggle has); a side whose clock runs out loses.
+    #[arg(long, value_parser = parse_clock)]
+    clock: Option<(std::time::Duration, std::time::Duration)>,
     /// Seconds an engine may take for one move before it counts as hung
     /// (default: 1.5 times the time per move, at least 1 s; 60 s with a depth).
     #[arg(long, value_parser = waggle::tools::arena::parse_seconds)]
@@ -270,6 +278,15 @@ fn main() -> ExitCode {
     }
 }
 
+/// Reads a clock `SECONDS[+INCREMENT]`.
+fn parse_clock(s: &str) -> Result<(std::time::Duration, std::time::Duration), String> {
+    use waggle::tools::arena::parse_seconds;
+    match s.split_once('+') {
+        Some((base, inc)) => Ok((parse_seconds(base)?, parse_seconds(inc)?)),
+        None => Ok((parse_seconds(s)?, std::time::Duration::ZERO)),
+    }
+}
+
 fn arena(a: ArenaArgs) -> Result<(), String> {
     use waggle::tools::arena::{self, ArenaConfig, EngineSpec, Mode, Resign};
     use waggle::tools::stats::Sprt;
@@ -331,6 +348,8 @@ fn arena(a: ArenaArgs) -> Result<(), String> {
         openings,
         depth: a.depth,
         time: a.time,
+        nodes: a.nodes,
+        clock: a.clock,
         move_timeout: a.move_timeout,
         concurrency: a.concurrency.max(1),
         max_plies: a.max_plies,

@@ -215,3 +215,22 @@ fn an_sprt_stops_once_decided() {
         "{text}"
     );
 }
+
+#[test]
+fn a_clock_that_runs_out_loses_the_game() {
+    let dir = out_dir("arena-clock");
+    let quick = broken("clock");
+    let slow = broken("slow");
+    let (_, text) = arena(
+        &[
+            "--engine", &quick, "--engine", &slow, "--clock", "0.5+0.01", "--games", "2",
+        ],
+        &dir,
+    );
+    assert!(text.contains("bestmove clock 0.5+0.01 s"), "{text}");
+    let (g, w, d, l, forfeits) = row(&text, "slow");
+    assert_eq!((g, w, d, l), (2, 0, 0, 2), "{text}");
+    assert!(forfeits.contains("time 2"), "{forfeits}");
+    let log = std::fs::read_to_string(dir.join("arena.log")).expect("arena.log");
+    assert!(log.contains("slow lost on time"), "{log}");
+}

@@ -182,15 +182,21 @@ pub fn analyse(engine: &mut Engine, input: &str, cfg: &AnalyseConfig) -> Analysi
     engine.new_game();
     let stop = AtomicBool::new(false);
     let mut remaining: Vec<Move> = game.legal_moves().to_vec();
+    // Written with `..Default::default()` so that limits added to the engine
+    // later (a game clock, say) stay unset here.
+    let base = Limits {
+        depth: cfg.depth,
+        time: cfg.time,
+        nodes: cfg.nodes,
+        ..Limits::default()
+    };
     for _ in 0..cfg.multipv.max(1) {
         if remaining.is_empty() {
             break;
         }
         let limits = Limits {
-            depth: cfg.depth,
-            time: cfg.time,
-            nodes: cfg.nodes,
             root_moves: Some(remaining.clone()),
+            ..base.clone()
         };
         let start = Instant::now();
         let r = engine.search(pos, &limits, &stop, &mut |_| {});
