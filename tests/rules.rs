@@ -377,6 +377,12 @@ fn playouts_keep_hash_and_unmake_exact() {
             sorted.sort();
             sorted.dedup();
             assert_eq!(sorted.len(), list.len(), "duplicate moves in {t}");
+            // Two independent answers to "which cells hold the hive
+            // together": a Hopcroft–Tarjan pass and the per-cell search.
+            let cut = pos.articulation_points();
+            for hex in pos.occupied().iter() {
+                assert_eq!(cut.contains(hex), pos.splits_hive(hex), "{t}: {pos:?}");
+            }
             snapshots.push((pos.hash(), pos.clone(), list.len()));
             let mv = list[next(&mut rng) as usize % list.len()];
             pos.make(mv);
@@ -392,4 +398,23 @@ fn playouts_keep_hash_and_unmake_exact() {
         }
         assert_eq!(pos.ply(), 0);
     }
+}
+
+/// The Zobrist keys are fixed on purpose: `tests/data/zobrist.tsv` pins the
+/// hash of a few positions, so any change of keys is deliberate.
+#[test]
+fn zobrist_hashes_match_the_golden_file() {
+    let mut checked = 0;
+    for line in include_str!("data/zobrist.tsv").lines() {
+        if line.starts_with('#') || line.trim().is_empty() {
+            continue;
+        }
+        let (gs, hex) = line.split_once('\t').expect("two columns");
+        let g = load(gs);
+        let want = u64::from_str_radix(hex, 16).expect("hex hash");
+        assert_eq!(g.position().hash(), want, "{gs}");
+        assert_eq!(g.position().compute_hash(), want, "{gs}");
+        checked += 1;
+    }
+    assert!(checked >= 5);
 }

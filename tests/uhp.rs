@@ -4,7 +4,8 @@
 //!
 //! Transcript format (`tests/transcripts/*.txt`): `# comment`, `> command`,
 //! then the expected answer lines. An expected line ending in `*` matches any
-//! line with that prefix; a line `?` matches any one line.
+//! line with that prefix; a line `?` matches any one line; a line `~a;b;c`
+//! matches the same `;`-separated moves in any order, each once.
 
 use std::io::{Read, Write};
 use std::process::{Command, Stdio};
@@ -35,6 +36,13 @@ fn parse(text: &str) -> Vec<Step> {
 }
 
 fn matches(expected: &str, got: &str) -> bool {
+    if let Some(set) = expected.strip_prefix('~') {
+        let mut a: Vec<&str> = set.split(';').collect();
+        let mut b: Vec<&str> = got.split(';').collect();
+        a.sort_unstable();
+        b.sort_unstable();
+        return a == b && b.windows(2).all(|w| w[0] != w[1]);
+    }
     if expected == "?" {
         true
     } else if let Some(prefix) = expected.strip_suffix('*') {

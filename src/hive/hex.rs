@@ -210,6 +210,20 @@ impl HexSet {
         self.words[i >> 6] &= !(1u64 << (i & 63));
     }
 
+    /// Calls `f` on each cell of `self` that is in neither `a` nor `b`, in
+    /// index order.
+    #[inline(always)]
+    pub fn for_each_without(&self, a: &HexSet, b: &HexSet, mut f: impl FnMut(Hex)) {
+        for wi in 0..self.words.len() {
+            let mut w = self.words[wi] & !a.words[wi] & !b.words[wi];
+            while w != 0 {
+                let bit = w.trailing_zeros() as usize;
+                w &= w - 1;
+                f(Hex((wi * 64 + bit) as u16));
+            }
+        }
+    }
+
     /// Number of cells in the set.
     pub fn len(&self) -> usize {
         self.words.iter().map(|w| w.count_ones() as usize).sum()

@@ -61,6 +61,47 @@ const SLIDES: [u8; 64] = {
     table
 };
 
+/// For each 6-bit mask of occupied neighbours, the number of separate runs
+/// of occupied cells around the ring. A cell whose occupied neighbours form
+/// at most one run can never split the hive (the run stays connected through
+/// itself); only cells with two or more runs need the global test.
+const RING_RUNS: [u8; 64] = {
+    let mut table = [0u8; 64];
+    let mut mask = 0;
+    while mask < 64 {
+        let mut runs = 0;
+        let mut d = 0;
+        while d < 6 {
+            let here = mask & (1 << d) != 0;
+            let prev = mask & (1 << ((d + 5) % 6)) != 0;
+            if here && !prev {
+                runs += 1;
+            }
+            d += 1;
+        }
+        if mask == 63 {
+            runs = 1;
+        }
+        table[mask] = runs;
+        mask += 1;
+    }
+    table
+};
+
+/// Which ground pieces are pinned (the only link between parts of the
+/// hive): answered locally where the ring of neighbours decides it, and by a
+/// search over the incrementally kept cell graph otherwise.
+struct Pins<'a> {
+    pos: &'a Position,
+}
+
+impl Pins<'_> {
+    #[inline(always)]
+    fn is_pinned(&mut self, hex: Hex) -> bool {
+        RING_RUNS[neighbor_mask(self.pos.occupied(), hex)] > 1 && self.pos.splits_hive(hex)
+    }
+}
+
 /// Mask of occupied neighbours of `hex` in `occ`.
 #[inline(always)]
 fn neighbor_mask(occ: &HexSet, hex: Hex) -> usize {
@@ -132,11 +173,21 @@ impl Position {
         }
     }
 
-    /// Number of legal moves (counting a forced pass as one).
+    /// Number of legal moves (counting a forced pass as one), without
+    /// writing out the placements: perft's bulk count.
     pub fn count_moves(&self) -> usize {
-        let mut moves = MoveList::new();
-        self.generate_moves(&mut moves);
-        moves.len()
+        let color = self.side_to_move();
+        let pieces = self.placeable_pieces(color);
+        let mut n = 0;
+        if !pieces.is_empty() {
+            n += pieces.len() * self.placement_cells(color).len();
+        }
+        if self.queen(color).is_some() {
+            let mut moves = MoveList::new();
+            self.generate_movements(color, &mut moves);
+            n += moves.len();
+        }
+        n.max(1)
     }
 
     /// The pieces `color` may place now, one per bug type, in slot order.
@@ -173,26 +224,23 @@ impl Position {
                 }
             }
             _ => {
-                let mut seen = *self.occupied();
-                let own_mask = color_mask(color);
-                let mut own = self.on_board_mask() & own_mask;
+                // Empty cells next to a friendly top piece that touch no
+                // enemy top piece, each once.
+                let enemy = color.opponent();
+                let mut seen = HexSet::new();
+                let mut own = self.on_board_mask() & color_mask(color);
                 while own != 0 {
                     let i = own.trailing_zeros() as usize;
                     own &= own - 1;
-                    let p = piece_at(i);
-                    if !self.is_top(p) {
+                    let hex = self.cell_of(i);
+                    if self.top_id(hex) != i as u8 {
                         continue;
                     }
-                    let hex = self.hex_of(p).unwrap_or(Hex::ORIGIN);
                     for n in hex.neighbors() {
-                        if !seen.insert(n) {
-                            continue;
-                        }
-                        let touches_enemy = n
-                            .neighbors()
-                            .iter()
-                            .any(|&m| self.top(m).is_some_and(|t| t.color() != color));
-                        if !touches_enemy {
+                        if !self.is_occupied(n)
+                            && self.neighbors_topped_by(n, enemy) == 0
+                            && seen.insert(n)
+                        {
                             cells.push(n);
                         }
                     }
@@ -228,23 +276,21 @@ impl Position {
         let mut disc = [0u8; CELLS];
         let mut low = [0u8; 32];
         let mut cell_of = [root; 32];
-        // DFS stack: (cell, next direction, parent's discovery time).
+        // DFS stack: (cell, occupied neighbours not yet looked at, parent's
+        // discovery time).
         let mut stack: ArrayVec<(Hex, u8, u8), 32> = ArrayVec::new();
         let mut time = 1u8;
         disc[root.index()] = 1;
         low[1] = 1;
         cell_of[1] = root;
-        stack.push((root, 0, 0));
+        stack.push((root, neighbor_mask(occ, root) as u8, 0));
         let mut root_children = 0;
         while let Some(top) = stack.last_mut() {
-            let (u, dir, parent) = *top;
+            let (u, todo, parent) = *top;
             let du = disc[u.index()];
-            if dir < 6 {
-                top.1 += 1;
-                let n = u.neighbor(Direction::from_index(dir as usize));
-                if !occ.contains(n) {
-                    continue;
-                }
+            if todo != 0 {
+                top.1 &= todo - 1;
+                let n = u.neighbor(Direction::from_index(todo.trailing_zeros() as usize));
                 let dn = disc[n.index()];
                 if dn == 0 {
                     time += 1;
@@ -254,7 +300,7 @@ impl Position {
                     if du == 1 {
                         root_children += 1;
                     }
-                    stack.push((n, 0, du));
+                    stack.push((n, neighbor_mask(occ, n) as u8, du));
                 } else if dn != parent && dn < low[du as usize] {
                     low[du as usize] = dn;
                 }
@@ -278,7 +324,7 @@ impl Position {
     }
 
     fn generate_movements(&self, color: Color, moves: &mut MoveList) {
-        let pinned = self.articulation_points();
+        let mut pinned = Pins { pos: self };
         let last = self.last_moved();
         let mut own = self.on_board_mask() & color_mask(color);
         let mut throwers: ArrayVec<Hex, 2> = ArrayVec::new();
@@ -303,7 +349,7 @@ impl Position {
                     throwers.push(from);
                 }
             }
-            if h == 1 && pinned.contains(from) {
+            if h == 1 && pinned.is_pinned(from) {
                 continue;
             }
             let mut occ = *self.occupied();
@@ -388,14 +434,14 @@ impl Position {
             }
         }
         if !throwers.is_empty() {
-            self.generate_throws(&throwers, &pinned, moves);
+            self.generate_throws(&throwers, &mut pinned, moves);
         }
     }
 
     /// Pillbug (or Mosquito-as-Pillbug) specials: lift an adjacent unstacked,
     /// unpinned piece that did not move last turn over the thrower onto an
     /// empty cell next to it, with the height gate on the lift and the drop.
-    fn generate_throws(&self, throwers: &[Hex], pinned: &HexSet, moves: &mut MoveList) {
+    fn generate_throws(&self, throwers: &[Hex], pinned: &mut Pins<'_>, moves: &mut MoveList) {
         let first_new = moves.len();
         let color = self.side_to_move();
         let last = self.last_moved();
@@ -404,7 +450,7 @@ impl Position {
             let ht = h[t.index()];
             for d in Direction::ALL {
                 let n = t.neighbor(d);
-                if h[n.index()] != 1 || pinned.contains(n) {
+                if h[n.index()] != 1 || pinned.is_pinned(n) {
                     continue;
                 }
                 let Some(piece) = self.top(n) else { continue };

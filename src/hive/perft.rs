@@ -18,11 +18,11 @@ pub fn perft(pos: &mut Position, depth: u32) -> u64 {
     if pos.surround_outcome().is_some() {
         return 0;
     }
+    if depth == 1 {
+        return pos.count_moves() as u64;
+    }
     let mut moves = MoveList::new();
     pos.generate_moves(&mut moves);
-    if depth == 1 {
-        return moves.len() as u64;
-    }
     let mut nodes = 0;
     for &mv in &moves {
         pos.make(mv);

@@ -13,7 +13,7 @@
 //! the history scanned for exact matches, so the check is O(1) per move in
 //! practice and undo takes the count back.
 
-use super::hex::{Direction, Hex, HexSet, CELLS};
+use super::hex::{Hex, HexSet, CELLS};
 use super::piece::{Bug, ByColor, Color, GameType, Piece, NUM_PIECES};
 use super::zobrist;
 use std::fmt;
@@ -108,6 +108,18 @@ pub struct Position {
     rules: Rules,
     top: [u8; CELLS],
     height: [u8; CELLS],
+    /// For each cell, how many of its six neighbours have a White top piece
+    /// (low byte) and a Black top piece (high byte). Kept incrementally; it
+    /// answers placement legality and Queen surrounds without a scan.
+    touching: [u16; CELLS],
+    /// The ground piece of each occupied cell (stale for empty cells). Ground
+    /// pieces name the cells of the hive in the bitmasks below.
+    bottom: [u8; CELLS],
+    /// For each ground piece, the ground pieces of the occupied cells next to
+    /// its cell: the hive's cell graph as bitmasks, kept incrementally.
+    links: [u32; NUM_PIECES],
+    /// The ground pieces, one per occupied cell.
+    grounded: u32,
     below: [u8; NUM_PIECES],
     hex_of: [Hex; NUM_PIECES],
     /// Bit `i` set when piece `i` is on the board.
@@ -147,6 +159,10 @@ impl Position {
             rules,
             top: [NO_PIECE; CELLS],
             height: [0; CELLS],
+            touching: [0; CELLS],
+            bottom: [NO_PIECE; CELLS],
+            links: [0; NUM_PIECES],
+            grounded: 0,
             below: [NO_PIECE; NUM_PIECES],
             hex_of: [Hex::ORIGIN; NUM_PIECES],
             on_board: 0,
@@ -235,6 +251,18 @@ impl Position {
     #[inline(always)]
     pub fn heights(&self) -> &[u8; CELLS] {
         &self.height
+    }
+
+    /// The cell of piece id `i` (meaningful only while it is on the board).
+    #[inline(always)]
+    pub(super) fn cell_of(&self, i: usize) -> Hex {
+        self.hex_of[i]
+    }
+
+    /// The id of the top piece of a cell, or `0xFF` when empty.
+    #[inline(always)]
+    pub(super) fn top_id(&self, hex: Hex) -> u8 {
+        self.top[hex.index()]
     }
 
     /// Whether a cell holds at least one piece.
@@ -333,10 +361,32 @@ impl Position {
     /// Number of occupied cells around `hex`.
     #[inline(always)]
     pub fn occupied_neighbors(&self, hex: Hex) -> usize {
-        Direction::ALL
-            .iter()
-            .filter(|&&d| self.is_occupied(hex.neighbor(d)))
-            .count()
+        let t = self.touching[hex.index()];
+        ((t & 0xFF) + (t >> 8)) as usize
+    }
+
+    /// Number of neighbours of `hex` whose top piece belongs to `color`.
+    #[inline(always)]
+    pub fn neighbors_topped_by(&self, hex: Hex, color: Color) -> usize {
+        ((self.touching[hex.index()] >> (8 * color.index())) & 0xFF) as usize
+    }
+
+    /// Adds `delta` (one unit of the top piece's colour, `+` or `-`) to the
+    /// neighbour counts around `hex`.
+    #[inline(always)]
+    fn touch(&mut self, hex: Hex, top: u8, add: bool) {
+        if top == NO_PIECE {
+            return;
+        }
+        let unit: u16 = if (top as usize) < NUM_PIECES / 2 {
+            1
+        } else {
+            256
+        };
+        for n in hex.neighbors() {
+            let t = &mut self.touching[n.index()];
+            *t = if add { *t + unit } else { *t - unit };
+        }
     }
 
     /// Whether `color`'s Queen is surrounded on all six sides.
@@ -416,7 +466,15 @@ impl Position {
         let i = piece.index();
         let c = to.index();
         let level = self.height[c] as usize;
-        self.below[i] = self.top[c];
+        let old_top = self.top[c];
+        if old_top == NO_PIECE || (old_top < 14) != (i < 14) {
+            self.touch(to, old_top, false);
+            self.touch(to, i as u8, true);
+        }
+        if level == 0 {
+            self.link(to, i);
+        }
+        self.below[i] = old_top;
         self.top[c] = i as u8;
         self.height[c] += 1;
         self.hex_of[i] = to;
@@ -431,12 +489,74 @@ impl Position {
         debug_assert_eq!(self.top[c], i as u8);
         self.height[c] -= 1;
         let level = self.height[c] as usize;
-        self.top[c] = self.below[i];
+        let new_top = self.below[i];
+        if new_top == NO_PIECE || (new_top < 14) != (i < 14) {
+            self.touch(from, i as u8, false);
+            self.touch(from, new_top, true);
+        }
+        self.top[c] = new_top;
         self.below[i] = NO_PIECE;
         if self.height[c] == 0 {
             self.occupied.remove(from);
+            self.unlink(i);
         }
         self.hash ^= zobrist::piece_key(piece.kind_index(), c, level);
+    }
+
+    /// Ground piece `i` now occupies the empty cell `hex`.
+    #[inline(always)]
+    fn link(&mut self, hex: Hex, i: usize) {
+        self.bottom[hex.index()] = i as u8;
+        let mut mine = 0;
+        for n in hex.neighbors() {
+            if self.height[n.index()] != 0 {
+                let m = self.bottom[n.index()] as usize;
+                mine |= 1 << m;
+                self.links[m] |= 1 << i;
+            }
+        }
+        self.links[i] = mine;
+        self.grounded |= 1 << i;
+    }
+
+    /// Ground piece `i` left its cell, which is now empty.
+    #[inline(always)]
+    fn unlink(&mut self, i: usize) {
+        let mut others = self.links[i];
+        while others != 0 {
+            let m = others.trailing_zeros() as usize;
+            others &= others - 1;
+            self.links[m] &= !(1 << i);
+        }
+        self.links[i] = 0;
+        self.grounded &= !(1 << i);
+    }
+
+    /// Whether the occupied cell `hex` is the only link between two parts of
+    /// the hive, so that emptying it would split the hive. A search over the
+    /// cell graph from one neighbour that stops as soon as it has reached all
+    /// the others.
+    #[inline]
+    pub fn splits_hive(&self, hex: Hex) -> bool {
+        let v = self.bottom[hex.index()] as usize;
+        let targets = self.links[v];
+        if targets & targets.wrapping_sub(1) == 0 {
+            return false; // at most one neighbour
+        }
+        let rest = self.grounded & !(1 << v);
+        let mut reach = targets & targets.wrapping_neg();
+        let mut frontier = reach;
+        while frontier != 0 {
+            let b = frontier.trailing_zeros() as usize;
+            frontier &= frontier - 1;
+            let new = self.links[b] & rest & !reach;
+            reach |= new;
+            frontier |= new;
+            if reach & targets == targets {
+                return false;
+            }
+        }
+        true
     }
 
     #[inline(always)]
@@ -542,6 +662,31 @@ impl Position {
                 assert_eq!(self.top[c], NO_PIECE);
             }
         }
+        for c in 0..CELLS {
+            let hex = Hex::new(c as u16).expect("cell index on the grid");
+            for color in Color::ALL {
+                let n = hex
+                    .neighbors()
+                    .iter()
+                    .filter(|&&m| self.top(m).is_some_and(|t| t.color() == color))
+                    .count();
+                assert_eq!(n, self.neighbors_topped_by(hex, color), "touching counts");
+            }
+        }
+        let mut grounded = 0u32;
+        for hex in self.occupied.iter() {
+            let b = self.bottom[hex.index()] as usize;
+            assert!(b < NUM_PIECES && self.hex_of[b] == hex && self.below[b] == NO_PIECE);
+            grounded |= 1 << b;
+            let mut links = 0u32;
+            for n in hex.neighbors() {
+                if self.is_occupied(n) {
+                    links |= 1 << self.bottom[n.index()];
+                }
+            }
+            assert_eq!(links, self.links[b], "cell graph links");
+        }
+        assert_eq!(grounded, self.grounded, "ground pieces");
         for color in Color::ALL {
             for bug in self.game_type.bugs() {
                 let on = (1..=bug.count())
