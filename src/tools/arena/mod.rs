@@ -291,9 +291,14 @@ pub fn run(cfg: &ArenaConfig) -> Result<ArenaSummary, String> {
         }
         drop(tx);
         for r in rx {
-            if let Some((who, _)) = r.forfeit {
+            if let Some((who, fault)) = r.forfeit {
+                let next = if fault.needs_restart() {
+                    "it is restarted for its next game"
+                } else {
+                    "it keeps running"
+                };
                 let line = format!(
-                    "game {}: {} loses: {}; the engine is restarted if needed",
+                    "game {}: {} loses ({}); {next}",
                     r.spec.index + 1,
                     cfg.engines[who].name,
                     r.reason

@@ -60,6 +60,13 @@ pub(super) enum Fault {
 }
 
 impl Fault {
+    /// Whether the engine process is replaced after this fault (a crashed,
+    /// hung or unstartable engine); after an illegal move, an `err` or a
+    /// loss on time it answers normally and keeps running.
+    pub(super) fn needs_restart(self) -> bool {
+        matches!(self, Fault::Crash | Fault::Hang | Fault::Start)
+    }
+
     fn of(e: &ClientError) -> Fault {
         match e {
             ClientError::Crashed { .. } | ClientError::NeedsRestart => Fault::Crash,
@@ -168,11 +175,7 @@ pub(super) fn describe(cfg: &ArenaConfig, limit: MoveLimit) -> String {
 
 /// The `bestmove` arguments and hang timeout for engine `i`, given the
 /// clocks (White's, Black's) when the game has one.
-fn bestmove_for(
-    cfg: &ArenaConfig,
-    i: usize,
-    clocks: [Duration; 2],
-) -> (String, Duration) {
+fn bestmove_for(cfg: &ArenaConfig, i: usize, clocks: [Duration; 2]) -> (String, Duration) {
     let minute = Duration::from_secs(60);
     let (args, natural) = match limit_for(cfg, i) {
         MoveLimit::Time(t) => (format!("time {}", uhp_time(t)), t + t / 2),
