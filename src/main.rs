@@ -144,7 +144,9 @@ struct ArenaArgs {
     /// liberties) from which a side counts as lost.
     #[arg(long, default_value_t = 5.0)]
     resign_score: f64,
-    /// Run an SPRT: `elo0,elo1[,alpha,beta]` (alpha and beta default to 0.05).
+    /// Run an SPRT of the first engine against the second, H0: Elo <= elo0
+    /// against H1: Elo >= elo1, given as `elo0,elo1[,alpha,beta]` (alpha and
+    /// beta default to 0.05); the match stops once it is decided.
     #[arg(long)]
     sprt: Option<String>,
     /// Don't end games in a draw on threefold repetition.

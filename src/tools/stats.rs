@@ -4,15 +4,16 @@
 //! Both use the logistic Elo model, where a player `d` Elo stronger expects a
 //! score of `1 / (1 + 10^(-d/400))`, and the trinomial (win/draw/loss) normal
 //! approximation of the per-game score. The SPRT is the generalised SPRT of
-//! Michel Van den Bergh ("A practical introduction to the GSPRT", 2016), as
-//! used by fishtest and cutechess-cli:
+//! Michel Van den Bergh ("A practical introduction to the GSPRT", 2016), in
+//! the normal approximation that fishtest uses:
 //!
 //! ```text
 //! LLR ≈ N · (s1 − s0) · (2·x̄ − s0 − s1) / (2·σ²)
 //! ```
 //!
-//! with `x̄` the mean score per game, `σ²` its per-game variance and `s0`,
-//! `s1` the expected scores at `elo0` and `elo1`. The test accepts H1
+//! with `x̄` the mean score per game, `σ²` its per-game variance (both with
+//! a small prior, see [`Sprt::llr`]) and `s0`, `s1` the expected scores at
+//! `elo0` and `elo1`. The test accepts H1
 //! (`elo ≥ elo1`) when the LLR reaches `ln((1 − β) / α)` and H0
 //! (`elo ≤ elo0`) when it falls to `ln(β / (1 − α))`.
 
@@ -138,16 +139,23 @@ impl Sprt {
     }
 
     /// The log-likelihood ratio of H1 against H0 given these counts (0 with
-    /// no games). As in fishtest, a count of zero is replaced by 0.001 when
-    /// the variance is computed, so that one-sided results (all wins, all
-    /// draws) still move the test instead of dividing by zero.
+    /// no games). The mean and variance are taken with a prior of half a
+    /// win, half a draw and half a loss added to the counts: without it a
+    /// one-sided start (one loss, or only draws) has no spread, and the
+    /// normal approximation would decide the test after a single game. The
+    /// prior's weight vanishes as games accumulate.
     pub fn llr(&self, wdl: &Wdl) -> f64 {
-        let Some(m) = wdl.score() else {
+        if wdl.games() == 0 {
             return 0.0;
-        };
-        let reg = |c: u32| if c == 0 { 1e-3 } else { f64::from(c) };
-        let (w, d, l) = (reg(wdl.wins), reg(wdl.draws), reg(wdl.losses));
-        let var = (w * (1.0 - m).powi(2) + d * (0.5 - m).powi(2) + l * m.powi(2)) / (w + d + l);
+        }
+        let (w, d, l) = (
+            f64::from(wdl.wins) + 0.5,
+            f64::from(wdl.draws) + 0.5,
+            f64::from(wdl.losses) + 0.5,
+        );
+        let n = w + d + l;
+        let m = (w + 0.5 * d) / n;
+        let var = (w * (1.0 - m).powi(2) + d * (0.5 - m).powi(2) + l * m.powi(2)) / n;
         let s0 = score_from_elo(self.elo0);
         let s1 = score_from_elo(self.elo1);
         f64::from(wdl.games()) * (s1 - s0) * (2.0 * m - s0 - s1) / (2.0 * var)
@@ -234,5 +242,21 @@ mod tests {
             losses: 0,
         };
         assert_eq!(sprt.decision(&all_wins), SprtDecision::H1);
+        for one in [
+            Wdl {
+                wins: 1,
+                ..Wdl::default()
+            },
+            Wdl {
+                draws: 1,
+                ..Wdl::default()
+            },
+            Wdl {
+                losses: 1,
+                ..Wdl::default()
+            },
+        ] {
+            assert_eq!(sprt.decision(&one), SprtDecision::Continue, "{one:?}");
+        }
     }
 }
