@@ -39,6 +39,7 @@ enum Command {
     Arena(Box<ArenaArgs>),
     /// Search positions (GameStrings as arguments, or one per line on stdin)
     /// and print best move, score, depth, nodes and principal variation.
+    /// Searches with one thread unless --threads is given.
     Analyse {
         /// GameStrings to analyse (default: read one per line from stdin).
         game_strings: Vec<String>,
@@ -93,7 +94,7 @@ enum Command {
 #[derive(clap::Args)]
 struct ArenaArgs {
     /// An engine: a command line (`self` is this binary), or fields
-    /// `cmd=<command line>,name=<name>,option.<Name>=<value>,depth=<N>,time=<s>`.
+    /// `cmd=<command line>,name=<name>,option.<Name>=<value>,depth=<N>,time=<s>,nodes=<N>`.
     /// Give it once per engine.
     #[arg(long = "engine", required = true)]
     engines: Vec<String>,
