@@ -231,13 +231,8 @@ fn main() -> ExitCode {
         }) => {
             let run = || -> Result<u64, String> {
                 use waggle::tools::uhp_diff::{self, DiffConfig};
-                let mut command = waggle::tools::uhp_client::EngineCommand::parse(&engine)?;
-                if command.program == "self" {
-                    command.program = std::env::current_exe()
-                        .map_err(|e| e.to_string())?
-                        .to_string_lossy()
-                        .into_owned();
-                }
+                let command =
+                    waggle::tools::uhp_client::EngineCommand::parse(&engine)?.resolve_self()?;
                 let game_type = waggle::hive::GameType::parse(&game_type)
                     .ok_or_else(|| format!("'{game_type}' is not a game type"))?;
                 let options = options

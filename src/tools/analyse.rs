@@ -37,7 +37,7 @@
 
 use crate::engine::{is_decisive, Engine, EngineOptions, Limits, Score, MATE};
 use crate::hive::game::Game;
-use crate::hive::{notation, Move, Outcome, Position, Rules};
+use crate::hive::{notation, Move, Position, Rules};
 use serde::Serialize;
 use std::io::{BufRead, Write};
 use std::sync::atomic::AtomicBool;
@@ -81,7 +81,7 @@ pub struct Line {
 }
 
 /// The analysis of one position (one JSON object).
-#[derive(Clone, Debug, Serialize, PartialEq)]
+#[derive(Clone, Debug, Default, Serialize, PartialEq)]
 pub struct Analysis {
     /// The position's GameString (the input when it could not be read).
     pub game_string: String,
@@ -131,31 +131,16 @@ fn pv_strings(pos: &Position, pv: &[Move]) -> Vec<String> {
     out
 }
 
-impl Analysis {
-    fn failed(input: &str, error: String) -> Analysis {
-        Analysis {
-            game_string: input.to_string(),
-            side_to_move: None,
-            ply: None,
-            outcome: None,
-            best_move: None,
-            score: None,
-            mate: None,
-            depth: None,
-            nodes: 0,
-            time_ms: 0,
-            lines: Vec::new(),
-            error: Some(error),
-        }
-    }
-}
-
 /// Analyses one GameString.
 pub fn analyse(engine: &mut Engine, input: &str, cfg: &AnalyseConfig) -> Analysis {
     let game = match Game::from_game_string(input, Rules::default(), true) {
         Ok(g) => g,
         Err(e) => {
-            return Analysis::failed(input.trim(), format!("unable to read the GameString: {e}"))
+            return Analysis {
+                game_string: input.trim().to_string(),
+                error: Some(format!("unable to read the GameString: {e}")),
+                ..Analysis::default()
+            }
         }
     };
     let pos = game.position();
@@ -163,18 +148,10 @@ pub fn analyse(engine: &mut Engine, input: &str, cfg: &AnalyseConfig) -> Analysi
         game_string: game.game_string(),
         side_to_move: Some(pos.side_to_move().name().to_string()),
         ply: Some(pos.ply()),
-        outcome: game.outcome().map(|o| match o {
-            Outcome::Win(c) => format!("{}Wins", c.name()),
-            Outcome::Draw => "Draw".to_string(),
-        }),
-        best_move: None,
-        score: None,
-        mate: None,
-        depth: None,
-        nodes: 0,
-        time_ms: 0,
-        lines: Vec::new(),
-        error: None,
+        outcome: game
+            .outcome()
+            .map(|o| notation::state_name(pos, Some(o)).to_string()),
+        ..Analysis::default()
     };
     if a.outcome.is_some() {
         return a;

@@ -97,6 +97,23 @@ impl EngineCommand {
     }
 }
 
+impl EngineCommand {
+    /// Replaces the program name `self` by the path of the running Waggle
+    /// binary, so that Waggle can be named as an opponent of itself.
+    ///
+    /// # Errors
+    /// The path of the running binary cannot be found.
+    pub fn resolve_self(mut self) -> Result<EngineCommand, String> {
+        if self.program == "self" {
+            self.program = std::env::current_exe()
+                .map_err(|e| format!("cannot find the waggle binary: {e}"))?
+                .to_string_lossy()
+                .into_owned();
+        }
+        Ok(self)
+    }
+}
+
 impl fmt::Display for EngineCommand {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.program.contains(' ') {

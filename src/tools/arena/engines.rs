@@ -43,7 +43,7 @@ impl EngineSpec {
             nodes: None,
         };
         let Some(fields) = fields else {
-            s.command = resolve_self(EngineCommand::parse(spec)?)?;
+            s.command = EngineCommand::parse(spec)?.resolve_self()?;
             s.name = default_name(&s.command);
             return Ok(s);
         };
@@ -96,7 +96,7 @@ impl EngineSpec {
     fn apply(&mut self, key: &str, value: &str, have_cmd: &mut bool) -> Result<(), String> {
         match key {
             "cmd" => {
-                self.command = resolve_self(EngineCommand::parse(value)?)?;
+                self.command = EngineCommand::parse(value)?.resolve_self()?;
                 *have_cmd = true;
             }
             "name" => self.name = value.to_string(),
@@ -156,16 +156,6 @@ fn split_fields(spec: &str) -> Option<Vec<(String, String)>> {
         }
     }
     Some(fields)
-}
-
-fn resolve_self(mut c: EngineCommand) -> Result<EngineCommand, String> {
-    if c.program == "self" {
-        c.program = std::env::current_exe()
-            .map_err(|e| format!("cannot find the waggle binary: {e}"))?
-            .to_string_lossy()
-            .into_owned();
-    }
-    Ok(c)
 }
 
 fn default_name(c: &EngineCommand) -> String {
