@@ -234,3 +234,24 @@ fn a_clock_that_runs_out_loses_the_game() {
     let log = std::fs::read_to_string(dir.join("arena.log")).expect("arena.log");
     assert!(log.contains("slow lost on time"), "{log}");
 }
+
+#[test]
+fn an_engine_that_cannot_start_is_reported_before_any_game() {
+    let dir = out_dir("arena-missing");
+    let out = Command::new(WAGGLE)
+        .args([
+            "arena",
+            "--engine",
+            WAGGLE,
+            "--engine",
+            "/nonexistent/engine --uhp",
+        ])
+        .arg("--out")
+        .arg(&dir)
+        .output()
+        .expect("waggle runs");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("could not start the engine"), "{err}");
+    assert!(!dir.join("games.txt").exists());
+}
