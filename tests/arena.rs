@@ -255,3 +255,46 @@ fn an_engine_that_cannot_start_is_reported_before_any_game() {
     assert!(err.contains("could not start the engine"), "{err}");
     assert!(!dir.join("games.txt").exists());
 }
+
+#[test]
+fn a_round_robin_plays_every_pair_with_both_colours() {
+    let dir = out_dir("arena-round-robin");
+    let engines: Vec<String> = ["a", "b", "c"]
+        .iter()
+        .map(|n| format!("name={n},cmd={WAGGLE}"))
+        .collect();
+    let mut args = vec!["--mode", "round-robin", "--games", "2", "--depth", "1"];
+    args.extend(["--max-plies", "30", "--concurrency", "3"]);
+    for e in &engines {
+        args.extend(["--engine", e.as_str()]);
+    }
+    let (_, text) = arena(&args, &dir);
+    assert!(text.contains("Arena: 6 of 6 games played"), "{text}");
+    let mut wins = 0;
+    let mut losses = 0;
+    for name in ["a", "b", "c"] {
+        let (g, w, d, l, _) = row(&text, name);
+        assert_eq!((g, w + d + l), (4, 4), "{name}: {text}");
+        wins += w;
+        losses += l;
+    }
+    assert_eq!(wins, losses);
+    for pair in ["a vs b", "a vs c", "b vs c"] {
+        assert!(
+            text.contains(&format!("Score of {pair}: ")),
+            "{pair}: {text}"
+        );
+    }
+    let results = std::fs::read_to_string(dir.join("results.csv")).expect("results.csv");
+    for (white, black) in [
+        ("a", "b"),
+        ("b", "a"),
+        ("a", "c"),
+        ("c", "a"),
+        ("b", "c"),
+        ("c", "b"),
+    ] {
+        let pattern = format!(",\"{white}\",\"{black}\",");
+        assert_eq!(results.matches(&pattern).count(), 1, "{pattern}\n{results}");
+    }
+}
