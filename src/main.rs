@@ -35,6 +35,130 @@ enum Command {
         #[arg(long)]
         divide: bool,
     },
+    /// Play games between UHP engines: a match, a gauntlet or a round-robin.
+    Arena(Box<ArenaArgs>),
+    /// Search positions (GameStrings as arguments, or one per line on stdin)
+    /// and print best move, score, depth, nodes and principal variation.
+    /// Searches with one thread unless --threads is given.
+    Analyse {
+        /// GameStrings to analyse (default: read one per line from stdin).
+        game_strings: Vec<String>,
+        /// Depth limit in plies (default 3 when no other limit is given).
+        #[arg(long)]
+        depth: Option<u32>,
+        /// Time limit in seconds per line (e.g. 0.5).
+        #[arg(long, value_parser = waggle::tools::arena::parse_seconds)]
+        time: Option<std::time::Duration>,
+        /// Node limit per line.
+        #[arg(long)]
+        nodes: Option<u64>,
+        /// Transposition table size in MiB.
+        #[arg(long, default_value_t = 64)]
+        hash: usize,
+        /// Report the N best moves, each with its own search.
+        #[arg(long, default_value_t = 1)]
+        multipv: usize,
+        /// One JSON object per position (schema in src/tools/analyse.rs).
+        #[arg(long)]
+        json: bool,
+    },
+    /// Compare legal moves with another UHP engine along seeded random games.
+    UhpDiff {
+        /// The other engine's command line (`self` is this binary).
+        engine: String,
+        /// Random games to walk.
+        #[arg(long, default_value_t = 10)]
+        games: u32,
+        /// Plies per game at most.
+        #[arg(long, default_value_t = 60)]
+        plies: u32,
+        /// Seed of the random walk.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Game type (Base, Base+M, …, Base+MLP).
+        #[arg(long, default_value = "Base+MLP")]
+        game_type: String,
+        /// Seconds the other engine may take per command.
+        #[arg(long, default_value = "10", value_parser = waggle::tools::arena::parse_seconds)]
+        timeout: std::time::Duration,
+        /// An option for the other engine, `Name=Value` (repeatable).
+        #[arg(long = "option")]
+        options: Vec<String>,
+        /// End our games on threefold repetition (off: UHP engines do not).
+        #[arg(long)]
+        repetition_draw: bool,
+    },
+}
+
+/// Arguments of `waggle arena`.
+#[derive(clap::Args)]
+struct ArenaArgs {
+    /// An engine: a command line (`self` is this binary), or fields
+    /// `cmd=<command line>,name=<name>,option.<Name>=<value>,depth=<N>,time=<s>,nodes=<N>`.
+    /// Give it once per engine.
+    #[arg(long = "engine", required = true)]
+    engines: Vec<String>,
+    /// Fields added to every engine unless it sets them itself,
+    /// e.g. `option.Threads=1`.
+    #[arg(long)]
+    each: Option<String>,
+    /// Pairing scheme (default: match for two engines, gauntlet for more).
+    #[arg(long, value_enum)]
+    mode: Option<waggle::tools::arena::Mode>,
+    /// Games per pairing (each opening is played twice, colours swapped).
+    /// Default 20, or 20000 with --sprt.
+    #[arg(long)]
+    games: Option<u32>,
+    /// Openings file: one GameString per line, '#' comments
+    /// (default: the built-in bench-positions/openings.txt).
+    #[arg(long)]
+    openings: Option<std::path::PathBuf>,
+    /// Depth per move in plies (the default, 2, when no limit is given).
+    #[arg(long, conflicts_with_all = ["time", "nodes", "clock"])]
+    depth: Option<u32>,
+    /// Time per move in seconds (e.g. 0.5).
+    #[arg(long, value_parser = waggle::tools::arena::parse_seconds, conflicts_with_all = ["nodes", "clock"])]
+    time: Option<std::time::Duration>,
+    /// Nodes per move (`bestmove nodes N`, a UHP extension that Waggle has).
+    #[arg(long, conflicts_with = "clock")]
+    nodes: Option<u64>,
+    /// A game clock, `SECONDS[+INCREMENT]` (e.g. 60+0.5), sent as
+    /// `bestmove clock <white_ms> <black_ms> <white_inc_ms> <black_inc_ms>`
+    /// (a UHP extension that Waggle has); a side whose clock runs out loses.
+    #[arg(long, value_parser = parse_clock)]
+    clock: Option<(std::time::Duration, std::time::Duration)>,
+    /// Seconds an engine may take for one move before it counts as hung
+    /// (default: 1.5 times the time per move, at least 1 s; 60 s with a depth).
+    #[arg(long, value_parser = waggle::tools::arena::parse_seconds)]
+    move_timeout: Option<std::time::Duration>,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1)]
+    concurrency: usize,
+    /// A game still going after this many plies is drawn.
+    #[arg(long, default_value_t = 400)]
+    max_plies: u32,
+    /// Adjudicate a game once both engines agree on a decisive score for
+    /// this many moves each (0: never).
+    #[arg(long, default_value_t = 0)]
+    resign_moves: u32,
+    /// The score (in the engines' printed units, Waggle's are queen
+    /// liberties) from which a side counts as lost.
+    #[arg(long, default_value_t = 5.0)]
+    resign_score: f64,
+    /// Run an SPRT of the first engine against the second, H0: Elo <= elo0
+    /// against H1: Elo >= elo1, given as `elo0,elo1[,alpha,beta]` (alpha and
+    /// beta default to 0.05); the match stops once it is decided.
+    #[arg(long)]
+    sprt: Option<String>,
+    /// Don't end games in a draw on threefold repetition.
+    #[arg(long)]
+    no_repetition_draw: bool,
+    /// Folder for PGN files, games.txt, results.csv and arena.log.
+    #[arg(long, default_value = "arena-games")]
+    out: std::path::PathBuf,
+    /// Don't draw the progress bar.
+    #[arg(long)]
+    no_progress: bool,
 }
 
 fn main() -> ExitCode {
@@ -57,7 +181,186 @@ fn main() -> ExitCode {
                 }
             }
         }
+        Some(Command::Analyse {
+            game_strings,
+            depth,
+            time,
+            nodes,
+            hash,
+            multipv,
+            json,
+        }) => {
+            use waggle::tools::analyse::{self, AnalyseConfig};
+            let no_limit = depth.is_none() && time.is_none() && nodes.is_none();
+            let cfg = AnalyseConfig {
+                depth: if no_limit { Some(3) } else { depth },
+                time,
+                nodes,
+                threads: cli.threads.unwrap_or(1),
+                hash_mb: hash,
+                multipv,
+            };
+            let mut inputs = if game_strings.is_empty() {
+                analyse::lines_of(std::io::BufReader::new(std::io::stdin()))
+            } else {
+                Box::new(game_strings.into_iter().map(Ok))
+            };
+            let stdout = std::io::stdout();
+            let mut out = stdout.lock();
+            match analyse::run(&mut inputs, &cfg, json, &mut out) {
+                Ok(0) => ExitCode::SUCCESS,
+                Ok(n) => {
+                    eprintln!("error: {n} position(s) could not be read");
+                    ExitCode::FAILURE
+                }
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
+        Some(Command::UhpDiff {
+            engine,
+            games,
+            plies,
+            seed,
+            game_type,
+            timeout,
+            options,
+            repetition_draw,
+        }) => {
+            let run = || -> Result<u64, String> {
+                use waggle::tools::uhp_diff::{self, DiffConfig};
+                let command =
+                    waggle::tools::uhp_client::EngineCommand::parse(&engine)?.resolve_self()?;
+                let game_type = waggle::hive::GameType::parse(&game_type)
+                    .ok_or_else(|| format!("'{game_type}' is not a game type"))?;
+                let options = options
+                    .iter()
+                    .map(|o| {
+                        o.split_once('=')
+                            .map(|(n, v)| (n.to_string(), v.to_string()))
+                            .ok_or_else(|| format!("--option {o}: expected Name=Value"))
+                    })
+                    .collect::<Result<Vec<_>, _>>()?;
+                let cfg = DiffConfig {
+                    command,
+                    games,
+                    plies,
+                    seed,
+                    game_type,
+                    timeout,
+                    options,
+                    repetition_draw,
+                };
+                let stdout = std::io::stdout();
+                let summary = uhp_diff::run(&cfg, &mut stdout.lock())?;
+                Ok(summary.differing)
+            };
+            match run() {
+                Ok(0) => ExitCode::SUCCESS,
+                Ok(_) => ExitCode::FAILURE,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::from(2)
+                }
+            }
+        }
+        Some(Command::Arena(args)) => match arena(*args) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::FAILURE
+            }
+        },
     }
+}
+
+/// Reads a clock `SECONDS[+INCREMENT]`.
+fn parse_clock(s: &str) -> Result<(std::time::Duration, std::time::Duration), String> {
+    use waggle::tools::arena::parse_seconds;
+    match s.split_once('+') {
+        Some((base, inc)) => Ok((parse_seconds(base)?, parse_seconds(inc)?)),
+        None => Ok((parse_seconds(s)?, std::time::Duration::ZERO)),
+    }
+}
+
+fn arena(a: ArenaArgs) -> Result<(), String> {
+    use waggle::tools::arena::{self, ArenaConfig, EngineSpec, Mode, Resign};
+    use waggle::tools::stats::Sprt;
+    let mut engines = Vec::new();
+    for e in &a.engines {
+        let mut spec = EngineSpec::parse(e)?;
+        if let Some(each) = &a.each {
+            spec.apply_each(each)?;
+        }
+        engines.push(spec);
+    }
+    let openings = match &a.openings {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            arena::read_openings(&text)?
+        }
+        None => arena::read_openings(arena::DEFAULT_OPENINGS)?,
+    };
+    let sprt = match &a.sprt {
+        None => None,
+        Some(text) => {
+            let v: Vec<f64> = text
+                .split(',')
+                .map(|x| x.trim().parse::<f64>())
+                .collect::<Result<_, _>>()
+                .map_err(|_| format!("--sprt {text}: expected elo0,elo1[,alpha,beta]"))?;
+            let (elo0, elo1, alpha, beta) = match v.as_slice() {
+                [e0, e1] => (*e0, *e1, 0.05, 0.05),
+                [e0, e1, a, b] => (*e0, *e1, *a, *b),
+                _ => return Err(format!("--sprt {text}: expected elo0,elo1[,alpha,beta]")),
+            };
+            let ok = |p: f64| p > 0.0 && p < 0.5;
+            if elo1 <= elo0 || !ok(alpha) || !ok(beta) {
+                return Err(format!(
+                    "--sprt {text}: need elo0 < elo1 and 0 < alpha, beta < 0.5"
+                ));
+            }
+            Some(Sprt {
+                elo0,
+                elo1,
+                alpha,
+                beta,
+            })
+        }
+    };
+    let mode = a.mode.unwrap_or(if engines.len() == 2 {
+        Mode::Match
+    } else {
+        Mode::Gauntlet
+    });
+    let cfg = ArenaConfig {
+        engines,
+        mode,
+        games: a
+            .games
+            .unwrap_or(if sprt.is_some() { 20_000 } else { 20 })
+            .max(1),
+        openings,
+        depth: a.depth,
+        time: a.time,
+        nodes: a.nodes,
+        clock: a.clock,
+        move_timeout: a.move_timeout,
+        concurrency: a.concurrency.max(1),
+        max_plies: a.max_plies,
+        resign: (a.resign_moves > 0).then_some(Resign {
+            moves: a.resign_moves,
+            score: a.resign_score,
+        }),
+        sprt,
+        repetition_draw: !a.no_repetition_draw,
+        out_dir: a.out,
+        progress: !a.no_progress,
+    };
+    arena::run(&cfg).map(|_| ())
 }
 
 fn run_uhp(threads: Option<usize>) {
