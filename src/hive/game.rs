@@ -51,7 +51,7 @@ impl fmt::Display for GameStringError {
         match self {
             GameStringError::Notation(e) => write!(f, "{e}"),
             GameStringError::Move { index, text, error } => {
-                write!(f, "move {index} '{text}' of the GameString: {error}")
+                write!(f, "move {index} ('{text}') can't be played: {error}")
             }
         }
     }
@@ -217,11 +217,28 @@ impl Game {
     /// # Errors
     /// When `n` is 0 or more than the plies played; nothing is undone then.
     pub fn undo(&mut self, n: usize) -> Result<(), String> {
-        if n == 0 || n > self.move_strings.len() {
-            return Err(format!(
-                "unable to undo {n} moves: {} played",
-                self.move_strings.len()
-            ));
+        let played = self.move_strings.len();
+        if n == 0 || n > played {
+            let moves = |k: usize| {
+                if k == 1 {
+                    "1 move".to_string()
+                } else {
+                    format!("{k} moves")
+                }
+            };
+            return Err(match played {
+                0 => "can't undo: no move has been played yet".to_string(),
+                _ if n == 0 => format!("can't undo 0 moves: give a number from 1 to {played}"),
+                _ => format!(
+                    "can't undo {}: only {} been played",
+                    moves(n),
+                    if played == 1 {
+                        "1 move has".to_string()
+                    } else {
+                        format!("{played} moves have")
+                    }
+                ),
+            });
         }
         for _ in 0..n {
             self.pos.unmake();
