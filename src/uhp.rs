@@ -145,7 +145,9 @@ impl<W: Write> UhpServer<W> {
 
     /// Handles one input line (with or without its line ending).
     pub fn handle_line(&mut self, line: &str) -> Flow {
-        let line = line.trim_matches(|c: char| c.is_whitespace() || c == '\0');
+        // Also drop NULs and a byte-order mark, which some Windows tools
+        // put before the first command.
+        let line = line.trim_matches(|c: char| c.is_whitespace() || c == '\0' || c == '\u{feff}');
         if line.is_empty() {
             return Flow::Continue;
         }

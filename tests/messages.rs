@@ -309,13 +309,21 @@ fn bad_options_and_limits_get_err() {
 #[test]
 fn blank_lines_get_no_answer_and_exit_ends_silently() {
     let mut server = UhpServer::new(Vec::new());
-    for blank in ["", "   ", "\r", "\t\r\n", "\0"] {
+    for blank in ["", "   ", "\r", "\t\r\n", "\0", "\u{feff}"] {
         assert_eq!(server.handle_line(blank), Flow::Continue);
     }
     assert!(server.output().is_empty());
+    // A byte-order mark before the first command is ignored too.
+    assert_eq!(server.handle_line("\u{feff}info\r\n"), Flow::Continue);
+    let answer = String::from_utf8_lossy(server.output()).into_owned();
+    assert!(
+        answer.starts_with("id ") && answer.ends_with("\nok\n"),
+        "{answer:?}"
+    );
+    let written = server.output().len();
     assert_eq!(server.handle_line("exit"), Flow::Exit);
     assert_eq!(server.handle_line("EXIT\r\n"), Flow::Exit);
-    assert!(server.output().is_empty());
+    assert_eq!(server.output().len(), written, "exit printed something");
 }
 
 #[test]

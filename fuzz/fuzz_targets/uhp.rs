@@ -41,7 +41,8 @@ fuzz_target!(|data: &[u8]| {
 
     for raw in data.split(|&b| b == b'\n').take(MAX_LINES) {
         let line = tame(&String::from_utf8_lossy(raw));
-        let trimmed = line.trim_matches(|c: char| c.is_whitespace() || c == '\0');
+        let trimmed =
+            line.trim_matches(|c: char| c.is_whitespace() || c == '\0' || c == '\u{feff}');
         let word = trimmed
             .split(char::is_whitespace)
             .next()
@@ -96,7 +97,7 @@ fuzz_target!(|data: &[u8]| {
 /// Replaces a command that could run for long by a cheap one of the same
 /// kind; everything else passes through unchanged.
 fn tame(line: &str) -> String {
-    let trimmed = line.trim_matches(|c: char| c.is_whitespace() || c == '\0');
+    let trimmed = line.trim_matches(|c: char| c.is_whitespace() || c == '\0' || c == '\u{feff}');
     let mut words = trimmed.split_whitespace();
     let word = words.next().unwrap_or("").to_ascii_lowercase();
     let args: Vec<String> = words.map(str::to_ascii_lowercase).collect();
