@@ -298,6 +298,8 @@ proptest! {
                 break; // the game is over
             }
             let moves: Vec<&str> = lines[0].split(';').collect();
+            let distinct: HashSet<&str> = moves.iter().copied().collect();
+            assert_eq!(distinct.len(), moves.len(), "validmoves lists a move twice: {}", lines[0]);
             let mv = moves[c as usize % moves.len()].to_string();
             server.handle_line(&format!("play {mv}"));
             let lines = answer(&server, &mut at);
