@@ -14,7 +14,7 @@
 //! Queen, so games end) or by `bestmove depth 1`; the test never depends on
 //! which move the search picks, only that it is legal.
 //!
-//! The always-on test plays 100 games; the full soak of 1,000 games is
+//! The always-on test plays 50 games; the full soak of 1,000 games is
 //! `cargo test --release --test soak -- --ignored`.
 
 use std::io::{BufRead, BufReader, Write};
@@ -33,7 +33,7 @@ const GAME_TYPES: [&str; 8] = [
 const HASH_SIZES_MB: [u64; 4] = [1, 4, 8, 16];
 
 /// A game still going after this many plies is abandoned (and counted).
-const MAX_PLIES: u32 = 400;
+const MAX_PLIES: u32 = 1500;
 
 /// How long the engine may stay silent before the test gives up. This only
 /// turns a hang into a failure; no assertion depends on timing.
@@ -173,13 +173,22 @@ struct Options {
 }
 
 /// Sets a random option in the engine (and the mirror, for rule options).
+///
+/// `TournamentOpening` changes only between games (when `mirror` is
+/// `None`): a game begun with a Queen on turn 1 is not a legal game under
+/// the tournament opening, so it would not reload from its GameString once
+/// the option is back on.
 fn set_option(
     engine: &mut Engine,
     rng: &mut Rng,
     options: &mut Options,
     mirror: Option<&mut Game>,
 ) {
-    let (name, value) = match rng.below(4) {
+    let mut pick = rng.below(4);
+    if mirror.is_some() && pick == 2 {
+        pick = 3;
+    }
+    let (name, value) = match pick {
         0 => (
             "HashMB",
             HASH_SIZES_MB[rng.below(HASH_SIZES_MB.len())].to_string(),
@@ -392,10 +401,10 @@ fn soak(games: usize, seed: u64) -> Totals {
 }
 
 #[test]
-fn soak_100_games_in_one_process() {
-    let t = soak(100, 0x5EED_0001);
+fn soak_50_games_in_one_process() {
+    let t = soak(50, 0x5EED_0001);
     assert!(
-        t.finished * 10 >= t.games * 8,
+        t.finished * 10 >= t.games * 9,
         "only {} of {} games ended",
         t.finished,
         t.games
@@ -407,7 +416,7 @@ fn soak_100_games_in_one_process() {
 fn soak_1000_games_in_one_process() {
     let t = soak(1000, 0x5EED_1000);
     assert!(
-        t.finished * 10 >= t.games * 8,
+        t.finished * 10 >= t.games * 9,
         "only {} of {} games ended",
         t.finished,
         t.games
