@@ -186,7 +186,7 @@ fn moves_that_cannot_be_read_get_invalidmove() {
 
 #[test]
 fn illegal_moves_get_invalidmove_with_a_specific_reason() {
-    let cases: [(&[&str], &str, &str); 18] = [
+    let cases: [(&[&str], &str, &str); 19] = [
         (&["newgame Base"], "play wQ", "first turn"),
         (&["newgame Base"], "play bS1", "White's turn"),
         (&["newgame Base", "play wS1"], "play wS1 bS1", "not on the board"),
@@ -223,6 +223,11 @@ fn illegal_moves_get_invalidmove_with_a_specific_reason() {
             &["newgame Base;InProgress;White[4];wS1;bS1 wS1-;wS2 -wS1;bS2 bS1-;wG1 -wS2;bG1 bS2-"],
             "play wA1 -wG1",
             "Queen Bee by your fourth turn",
+        ),
+        (
+            &["newgame Base+L;InProgress;White[4];wS1;bS1 wS1-;wQ -wS1;bQ bS1-;wL -wQ;bA1 bQ-"],
+            "play wL wQ",
+            "Ladybug climbs up",
         ),
         (
             &["newgame Base;InProgress;White[3];wS1;bS1 wS1-;wS2 -wS1;bQ bS1-"],

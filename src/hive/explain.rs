@@ -100,7 +100,7 @@ fn movement(pos: &Position, piece: Piece, from: Hex, to: Hex) -> String {
     let bug = piece.bug();
     let climbs = pos.is_occupied(to);
     let as_beetle = bug == Bug::Beetle || (bug == Bug::Mosquito && h > 0);
-    if climbs && !as_beetle && bug != Bug::Mosquito {
+    if climbs && !matches!(bug, Bug::Beetle | Bug::Mosquito | Bug::Ladybug) {
         return format!(
             "{piece} can't climb on top of the hive: only a Beetle (or a Mosquito next to one) moves onto other pieces"
         );
