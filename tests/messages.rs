@@ -443,3 +443,13 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn position_play_errors_read_as_sentences() {
+    let mut pos = waggle::hive::Position::new(GameType::BASE, Rules::default());
+    let queen = parse_move(&pos, "wQ").expect("wQ parses on the first move");
+    let err = pos.play(queen).expect_err("no Queen on turn 1");
+    assert_eq!(err.to_string(), "wQ can't be placed there");
+    let err = pos.play(Move::Pass).expect_err("White has moves");
+    assert_readable(&err.to_string());
+}
