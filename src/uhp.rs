@@ -145,7 +145,9 @@ impl<W: Write> UhpServer<W> {
 
     /// Handles one input line (with or without its line ending).
     pub fn handle_line(&mut self, line: &str) -> Flow {
-        let line = line.trim_matches(|c: char| c.is_whitespace() || c == '\0');
+        // Also drop NULs and a byte-order mark, which some Windows tools
+        // put before the first command.
+        let line = line.trim_matches(|c: char| c.is_whitespace() || c == '\0' || c == '\u{feff}');
         if line.is_empty() {
             return Flow::Continue;
         }
@@ -181,8 +183,8 @@ impl<W: Write> UhpServer<W> {
         // A failed write means the GUI went away; there is no one to tell.
         let _ = match answer {
             Ok(lines) => lines.iter().try_for_each(|l| writeln!(self.out, "{l}")),
-            Err(Failure::Err(m)) => writeln!(self.out, "err {m}"),
-            Err(Failure::InvalidMove(m)) => writeln!(self.out, "invalidmove {m}"),
+            Err(Failure::Err(m)) => writeln!(self.out, "err {}", one_line(&m)),
+            Err(Failure::InvalidMove(m)) => writeln!(self.out, "invalidmove {}", one_line(&m)),
         };
         let _ = writeln!(self.out, "ok");
         let _ = self.out.flush();
@@ -233,7 +235,7 @@ impl<W: Write> UhpServer<W> {
             Game::new(GameType::BASE, rules, repetition)
         } else if arg.contains(';') {
             Game::from_game_string(arg, rules, repetition)
-                .map_err(|e| Failure::Err(format!("unable to load the GameString: {e}")))?
+                .map_err(|e| Failure::Err(format!("can't load that GameString: {e}")))?
         } else {
             let ty = arg.split_whitespace().next().unwrap_or("");
             let game_type = GameType::parse(ty).ok_or_else(|| {
@@ -257,14 +259,8 @@ impl<W: Write> UhpServer<W> {
         match game.play_str(text) {
             Ok(_) => Ok(vec![game.game_string()]),
             Err(PlayError::GameOver(m)) => err(m),
-            Err(PlayError::Notation(e)) => Err(Failure::InvalidMove(format!(
-                "unable to read the move '{}': {e}",
-                text.trim()
-            ))),
-            Err(PlayError::Illegal(m)) => Err(Failure::InvalidMove(format!(
-                "'{}' is not legal: {m}",
-                text.trim()
-            ))),
+            Err(PlayError::Notation(e)) => Err(Failure::InvalidMove(e.to_string())),
+            Err(PlayError::Illegal(m)) => Err(Failure::InvalidMove(m)),
         }
     }
 
@@ -432,6 +428,32 @@ impl<W: Write> UhpServer<W> {
         }
         Ok(lines)
     }
+}
+
+/// Longest `err`/`invalidmove` reason, in characters; longer ones (which can
+/// only come from echoing a long input) are cut short.
+const MAX_REASON_CHARS: usize = 300;
+
+/// A reason as one clean line. Input echoed in a reason may hold control
+/// characters: a `\r` would end the line early for a .NET reader (the
+/// viewer's `ReadLine`) and put every later answer out of step, so each
+/// becomes `?`, as do the Unicode line and paragraph separators.
+fn one_line(reason: &str) -> String {
+    let mut out: String = reason
+        .chars()
+        .take(MAX_REASON_CHARS)
+        .map(|c| {
+            if c.is_control() || c == '\u{2028}' || c == '\u{2029}' {
+                '?'
+            } else {
+                c
+            }
+        })
+        .collect();
+    if reason.chars().nth(MAX_REASON_CHARS).is_some() {
+        out.push_str("...");
+    }
+    out
 }
 
 const OPTION_NAMES: [&str; 5] = [

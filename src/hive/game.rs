@@ -51,7 +51,7 @@ impl fmt::Display for GameStringError {
         match self {
             GameStringError::Notation(e) => write!(f, "{e}"),
             GameStringError::Move { index, text, error } => {
-                write!(f, "move {index} '{text}' of the GameString: {error}")
+                write!(f, "move {index} ('{text}') can't be played: {error}")
             }
         }
     }
@@ -78,7 +78,8 @@ impl Game {
     }
 
     /// Loads a GameString (`Type;State;Turn;move;move;…`), replaying and
-    /// checking every move. The state and turn fields are ignored.
+    /// checking every move. The state and turn fields are ignored, and so are
+    /// repetitions before the last position (see the body).
     ///
     /// # Errors
     /// A bad game type, an empty move field, or a move that cannot be played.
@@ -89,7 +90,11 @@ impl Game {
     ) -> Result<Game, GameStringError> {
         let (game_type, moves) =
             notation::split_game_string(s).map_err(GameStringError::Notation)?;
-        let mut game = Game::new(game_type, rules, repetition_draw);
+        // A recorded game may pass through a threefold repetition that did
+        // not end it: it was played without the rule (on Mzinga, say, or with
+        // RepetitionDraw off). Only a surrounded Queen stops the replay; the
+        // repetition rule applies from the loaded position on.
+        let mut game = Game::new(game_type, rules, false);
         for (i, text) in moves.iter().enumerate() {
             game.play_str(text).map_err(|error| GameStringError::Move {
                 index: i + 1,
@@ -97,6 +102,7 @@ impl Game {
                 error,
             })?;
         }
+        game.repetition_draw = repetition_draw;
         Ok(game)
     }
 
@@ -217,11 +223,28 @@ impl Game {
     /// # Errors
     /// When `n` is 0 or more than the plies played; nothing is undone then.
     pub fn undo(&mut self, n: usize) -> Result<(), String> {
-        if n == 0 || n > self.move_strings.len() {
-            return Err(format!(
-                "unable to undo {n} moves: {} played",
-                self.move_strings.len()
-            ));
+        let played = self.move_strings.len();
+        if n == 0 || n > played {
+            let moves = |k: usize| {
+                if k == 1 {
+                    "1 move".to_string()
+                } else {
+                    format!("{k} moves")
+                }
+            };
+            return Err(match played {
+                0 => "can't undo: no move has been played yet".to_string(),
+                _ if n == 0 => format!("can't undo 0 moves: give a number from 1 to {played}"),
+                _ => format!(
+                    "can't undo {}: only {} been played",
+                    moves(n),
+                    if played == 1 {
+                        "1 move has".to_string()
+                    } else {
+                        format!("{played} moves have")
+                    }
+                ),
+            });
         }
         for _ in 0..n {
             self.pos.unmake();
@@ -233,5 +256,28 @@ impl Game {
     /// The side to move.
     pub fn side_to_move(&self) -> Color {
         self.pos.side_to_move()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Queens shuffling back and forth: the last move makes the third
+    /// occurrence of the position.
+    const REPEATED: &str = "Base;InProgress;White[2];wS1;bS1 wS1-;wQ -wS1;bQ bS1-;wQ \\wS1;bQ bS1/;wQ -wS1;bQ bS1-;wQ \\wS1;bQ bS1/;wQ -wS1;bQ bS1-";
+
+    #[test]
+    fn a_loaded_game_may_pass_through_a_repetition() {
+        let rules = Rules::default();
+        let mut drawn = Game::from_game_string(REPEATED, rules, true).expect("loads");
+        assert_eq!(drawn.outcome(), Some(Outcome::Draw));
+        assert!(drawn.play_str("wS2 -wQ").is_err());
+        // The same game continued, as recorded without the repetition rule.
+        let continued = format!("{REPEATED};wS2 -wQ");
+        let game = Game::from_game_string(&continued, rules, true).expect("loads");
+        assert_eq!(game.outcome(), None);
+        assert!(game.repetition_draw());
+        assert!(game.game_string().starts_with("Base;InProgress;Black[7];"));
     }
 }

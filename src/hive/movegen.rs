@@ -481,7 +481,7 @@ fn beetle_steps(heights: &Heights<'_>, from: Hex, h: u8, mut f: impl FnMut(Hex))
 }
 
 /// Every cell an Ant reaches by sliding (excluding its start).
-fn ant_flood(occ: &HexSet, from: Hex, dests: &mut HexSet) {
+pub(super) fn ant_flood(occ: &HexSet, from: Hex, dests: &mut HexSet) {
     let mut seen = HexSet::new();
     seen.insert(from);
     // At most 60 empty cells touch a hive of 28 stacks (see MAX_MOVES).

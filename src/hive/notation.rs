@@ -12,6 +12,8 @@ use super::piece::{Bug, Color, GameType, Piece};
 use super::position::{Move, Position};
 use std::fmt;
 
+pub use super::explain::explain_illegal;
+
 /// Why a MoveString or GameString could not be read.
 #[derive(Clone, Eq, PartialEq, Debug)]
 pub enum NotationError {
@@ -46,50 +48,81 @@ pub enum NotationError {
 impl fmt::Display for NotationError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            NotationError::Empty => write!(f, "no move was given"),
-            NotationError::BadPiece(s) => {
-                write!(f, "'{s}' is not a piece name (expected e.g. wQ, bS1, wA3)")
+            NotationError::Empty => {
+                write!(f, "no move given: write a MoveString such as 'wS1' or 'bG1 wS1-'")
             }
-            NotationError::BadPieceNumber(s) => {
-                write!(f, "'{s}' is not a piece: that bug has no such number")
-            }
-            NotationError::ReferenceNotInPlay(s) => {
-                write!(f, "the reference piece {s} is not on the board")
-            }
+            NotationError::BadPiece(s) => write!(
+                f,
+                "'{s}' is not a piece name: write the colour (w or b), the bug (Q, S, B, G, A, M, L or P) and its number, e.g. wQ, bS1, wA3"
+            ),
+            NotationError::BadPieceNumber(s) => match bug_named_in(s) {
+                Some(bug) if bug.count() == 1 => write!(
+                    f,
+                    "'{s}' is not a piece: each side has one {}, written without a number",
+                    bug.name()
+                ),
+                Some(bug) => write!(
+                    f,
+                    "'{s}' is not a piece: each side has {} pieces of that kind ({}), numbered 1 to {}",
+                    bug.count(),
+                    bug.name(),
+                    bug.count()
+                ),
+                None => write!(f, "'{s}' is not a piece name"),
+            },
+            NotationError::ReferenceNotInPlay(s) => write!(
+                f,
+                "{s} is not on the board, so a move can't be placed next to it"
+            ),
             NotationError::BadReference(s) => write!(
                 f,
-                "'{s}' is not a reference (expected e.g. wQ, wQ-, /wQ, \\wQ)"
+                "'{s}' is not a reference: name a piece on the board with at most one mark (-, / or \\) before or after it, e.g. wQ-, /wQ or \\wQ"
             ),
             NotationError::MissingReference(s) => write!(
                 f,
-                "'{s}' needs a reference piece: only the first move of a game is a bare piece name"
+                "'{s}' doesn't say where the piece goes: after the first move, name a piece next to the destination, e.g. 'bS1 wS1-'"
             ),
             NotationError::UnexpectedReference(s) => write!(
                 f,
-                "'{s}': the first move of a game is a bare piece name, with no reference"
+                "'{s}': the first move of a game is just the piece name, e.g. 'wS1', with no reference"
             ),
             NotationError::ClimbOnCoveredPiece(s) => write!(
                 f,
-                "{s} is covered: a climb names the piece on top of the stack"
+                "{s} is covered by another piece: to climb onto that stack, name the piece on top of it"
             ),
             NotationError::CellOccupied(s) => write!(
                 f,
-                "the cell {s} is occupied: a climb is written without a direction mark"
+                "the cell '{s}' is taken: a direction mark names an empty cell, and a climb names the piece it climbs onto without a mark, e.g. 'wB1 bQ'"
             ),
             NotationError::BadGameType(s) => write!(
                 f,
-                "'{s}' is not a game type (expected Base, Base+M, Base+L, Base+P, Base+ML, Base+MP, Base+LP or Base+MLP)"
+                "'{s}' is not a game type: use Base, Base+M, Base+L, Base+P, Base+ML, Base+MP, Base+LP or Base+MLP"
             ),
-            NotationError::EmptyMoveField => {
-                write!(f, "the GameString has an empty move (a stray ';')")
-            }
-            NotationError::OutOfOrder(s) => write!(
+            NotationError::EmptyMoveField => write!(
                 f,
-                "{s} cannot enter play yet: pieces of one bug enter play in number order"
+                "the GameString has an empty move: two ';' in a row, or a ';' at the end"
             ),
-            NotationError::NotInGame(s) => write!(f, "{s} is not part of this game type"),
+            NotationError::OutOfOrder(s) => match parse_piece(s)
+                .ok()
+                .and_then(|p| Piece::new(p.color(), p.bug(), p.number() - 1))
+            {
+                Some(first) => write!(
+                    f,
+                    "{s} can't enter play yet: {first} is still in hand, and pieces of one kind enter play in number order"
+                ),
+                None => write!(f, "{s} can't enter play yet: pieces of one kind enter play in number order"),
+            },
+            NotationError::NotInGame(s) => match bug_named_in(s) {
+                Some(bug) => write!(f, "{s} is not in this game: the game type has no {}", bug.name()),
+                None => write!(f, "{s} is not in this game"),
+            },
         }
     }
+}
+
+/// The bug of a (possibly malformed) piece name such as `wQ1` or `bA4`.
+fn bug_named_in(s: &str) -> Option<Bug> {
+    s.chars().nth(1).and_then(Bug::from_letter)
 }
 
 impl std::error::Error for NotationError {}
@@ -241,56 +274,6 @@ fn resolve_reference(pos: &Position, reference: &str) -> Result<Hex, NotationErr
         return Err(NotationError::CellOccupied(reference.to_string()));
     }
     Ok(to)
-}
-
-/// A sentence saying why `mv` (parsed in `pos`) is not legal there, in the
-/// words a player would use. Returns `None` when the move is in fact legal.
-pub fn explain_illegal(pos: &Position, mv: Move) -> Option<String> {
-    let mut moves = super::movegen::MoveList::new();
-    pos.generate_moves(&mut moves);
-    if moves.contains(&mv) {
-        return None;
-    }
-    let side = pos.side_to_move();
-    let Some(piece) = mv.piece() else {
-        return Some("you can't pass when you have valid moves".to_string());
-    };
-    if piece.color() != side {
-        return Some(format!(
-            "it is {}'s turn: {piece} belongs to {}",
-            side.name(),
-            side.opponent().name()
-        ));
-    }
-    if moves.as_slice() == [Move::Pass] {
-        return Some(format!("{} has no legal move and must pass", side.name()));
-    }
-    Some(match mv {
-        Move::Place { piece, .. } => {
-            let turn = pos.turn();
-            if piece.bug() == Bug::Queen && turn == 1 && pos.rules().tournament_opening {
-                "you can't place your Queen Bee on your first turn (tournament opening)".into()
-            } else if turn == 4 && piece.bug() != Bug::Queen && pos.in_hand(side, Bug::Queen) > 0 {
-                "you must place your Queen Bee on or before your fourth turn".into()
-            } else {
-                format!("{piece} can't be placed there: a new piece must touch your own pieces and no enemy piece")
-            }
-        }
-        Move::Move { piece, from, .. } => {
-            if pos.queen(side).is_none() {
-                "you can't move a piece until you've placed your Queen Bee".into()
-            } else if pos.top(from) != Some(piece) {
-                format!("{piece} can't move: it is covered by another piece")
-            } else if pos.last_moved() == Some(piece) {
-                format!("{piece} can't move: it was moved by the Pillbug last turn")
-            } else if pos.height(from) == 1 && pos.articulation_points().contains(from) {
-                format!("{piece} can't move: the hive would split")
-            } else {
-                format!("{piece} can't move there")
-            }
-        }
-        Move::Pass => unreachable!("handled above"),
-    })
 }
 
 /// The GameStateString of a position.

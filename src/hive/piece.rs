@@ -145,6 +145,20 @@ impl Bug {
         }
     }
 
+    /// The insect's name in the rules, e.g. `Queen Bee`, `Soldier Ant`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Bug::Queen => "Queen Bee",
+            Bug::Spider => "Spider",
+            Bug::Beetle => "Beetle",
+            Bug::Grasshopper => "Grasshopper",
+            Bug::Ant => "Soldier Ant",
+            Bug::Mosquito => "Mosquito",
+            Bug::Ladybug => "Ladybug",
+            Bug::Pillbug => "Pillbug",
+        }
+    }
+
     /// The bug with this letter (either case).
     pub fn from_letter(c: char) -> Option<Bug> {
         Bug::ALL

@@ -799,7 +799,13 @@ pub struct IllegalMove(pub Move);
 
 impl fmt::Display for IllegalMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "illegal move {:?}", self.0)
+        // Without the position the move can't be written as a MoveString;
+        // `notation::explain_illegal` gives the full reason.
+        match self.0 {
+            Move::Place { piece, .. } => write!(f, "{piece} can't be placed there"),
+            Move::Move { piece, .. } => write!(f, "{piece} can't move there"),
+            Move::Pass => f.write_str("you can't pass while you have a legal move"),
+        }
     }
 }
 

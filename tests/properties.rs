@@ -1,0 +1,346 @@
+//! Property tests over random playouts of every game type (issue 6, item 2).
+//!
+//! A playout is a game type, a rule switch and one number per ply; the number
+//! picks the move among the legal ones, so proptest can shrink a failing game
+//! to a short one. Along each playout we check that:
+//!
+//! * the incremental Zobrist hash equals the hash computed from scratch;
+//! * make/unmake restores the position exactly (stacks, hand, hash, legal
+//!   moves), one move at a time and all the way back to the start;
+//! * every generated move, written canonically, parses back to the same move
+//!   and is accepted by `play`; so is every other valid spelling of it (any
+//!   adjacent reference, any piece of the reference stack, any letter case);
+//! * `validmoves` never lists a move twice;
+//! * `undo N` and replaying the same moves gives the same GameStrings;
+//! * a GameString re-loads to the same game, however its moves are spelled.
+//!
+//! The case counts are kept small so `cargo test` stays quick on two cores;
+//! `PROPTEST_CASES=1000 cargo test --release --test properties` runs more.
+
+use proptest::prelude::*;
+use std::collections::HashSet;
+use waggle::hive::game::Game;
+use waggle::hive::notation::{move_string, parse_move};
+use waggle::hive::{Bug, Color, Direction, GameType, Hex, Move, MoveList, Position, Rules};
+use waggle::uhp::UhpServer;
+
+/// The eight UHP game types.
+const GAME_TYPES: [&str; 8] = [
+    "Base", "Base+M", "Base+L", "Base+P", "Base+ML", "Base+MP", "Base+LP", "Base+MLP",
+];
+
+/// Longest playout: long enough for every piece to enter play, for Pillbug
+/// throws, stacks of beetles and the odd repetition.
+const MAX_PLIES: usize = 90;
+
+/// A random game: game type, tournament opening on or off, and the choice of
+/// move at each ply.
+#[derive(Clone, Debug)]
+struct Playout {
+    game_type: usize,
+    tournament_opening: bool,
+    choices: Vec<u16>,
+}
+
+fn playout() -> impl Strategy<Value = Playout> {
+    (
+        0..GAME_TYPES.len(),
+        prop::bool::weighted(0.8),
+        prop::collection::vec(any::<u16>(), 0..MAX_PLIES),
+    )
+        .prop_map(|(game_type, tournament_opening, choices)| Playout {
+            game_type,
+            tournament_opening,
+            choices,
+        })
+}
+
+impl Playout {
+    fn new_game(&self) -> Game {
+        let ty = GameType::parse(GAME_TYPES[self.game_type]).expect("a canonical game type");
+        let rules = Rules {
+            tournament_opening: self.tournament_opening,
+        };
+        Game::new(ty, rules, true)
+    }
+
+    /// Plays the playout, calling `visit` on the start position and after
+    /// every move. Stops early when the game ends.
+    fn play(&self, mut visit: impl FnMut(&Game)) -> Game {
+        let mut game = self.new_game();
+        visit(&game);
+        for &c in &self.choices {
+            let moves = game.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let mv = moves[c as usize % moves.len()];
+            if let Err(e) = game.play(mv) {
+                panic!(
+                    "generated move {} rejected in {}: {e}",
+                    move_string(game.position(), mv),
+                    game.game_string()
+                );
+            }
+            visit(&game);
+        }
+        game
+    }
+}
+
+/// `cases` cases, unless `PROPTEST_CASES` asks for another number.
+fn config(cases: u32) -> ProptestConfig {
+    let cases = std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(cases);
+    ProptestConfig {
+        cases,
+        // Persisting failures would write files next to the tests; a failing
+        // case is printed in full (game type and choices) instead.
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    }
+}
+
+/// Everything that makes a position what it is: every stack from the bottom
+/// up, the pieces in hand, the side to move, the piece that moved last, the
+/// repetition count, the hash and the legal moves in generation order.
+fn fingerprint(pos: &Position) -> String {
+    let mut s = format!(
+        "ply {} side {:?} hash {:016x} last {:?} reps {}\n",
+        pos.ply(),
+        pos.side_to_move(),
+        pos.hash(),
+        pos.last_moved(),
+        pos.repetitions()
+    );
+    for hex in pos.occupied().iter() {
+        let mut stack = Vec::new();
+        let mut p = pos.top(hex);
+        while let Some(piece) = p {
+            stack.push(piece.to_string());
+            p = pos.below(piece);
+        }
+        stack.reverse();
+        s += &format!(
+            "{hex:?}: {} (height {})\n",
+            stack.join(" "),
+            pos.height(hex)
+        );
+    }
+    for color in Color::ALL {
+        for bug in Bug::ALL {
+            s += &format!("{}", pos.in_hand(color, bug));
+        }
+    }
+    let mut moves = MoveList::new();
+    pos.generate_moves(&mut moves);
+    s += &format!("\n{moves:?}");
+    s
+}
+
+/// The mark that puts a ground cell in direction `d` of a reference `x`.
+fn spell(piece: &str, x: &str, d: Direction) -> String {
+    match d {
+        Direction::East => format!("{piece} {x}-"),
+        Direction::NorthEast => format!("{piece} {x}/"),
+        Direction::SouthEast => format!("{piece} {x}\\"),
+        Direction::West => format!("{piece} -{x}"),
+        Direction::SouthWest => format!("{piece} /{x}"),
+        Direction::NorthWest => format!("{piece} \\{x}"),
+    }
+}
+
+/// Every valid spelling of `mv` in `pos` (the canonical one included): each
+/// piece of each stack next to a ground destination, with the matching
+/// mark, including the moving piece itself (UHP.md §4.4, "self-reference").
+fn all_spellings(pos: &Position, mv: Move) -> Vec<String> {
+    let (Some(piece), Some(to)) = (mv.piece(), mv.to()) else {
+        return vec!["pass".into(), "PASS".into(), " Pass ".into()];
+    };
+    let name = piece.to_string();
+    if pos.ply() == 0 {
+        return vec![name.clone(), name.to_ascii_uppercase()];
+    }
+    let mut out = Vec::new();
+    if let Some(top) = pos.top(to) {
+        out.push(format!("{name} {top}"));
+    } else {
+        for d in Direction::ALL {
+            // The reference X sits in direction d of `to`, so `to` lies in
+            // the opposite direction from X.
+            let x_hex: Hex = to.neighbor(d);
+            let mut p = pos.top(x_hex);
+            while let Some(x) = p {
+                out.push(spell(&name, &x.to_string(), d.opposite()));
+                p = pos.below(x);
+            }
+        }
+    }
+    // Any letter case, and runs of spaces.
+    let extra: Vec<String> = out
+        .iter()
+        .flat_map(|s| {
+            [
+                s.to_ascii_uppercase(),
+                s.to_ascii_lowercase(),
+                format!("  {}  ", s.replace(' ', "   ")),
+            ]
+        })
+        .collect();
+    out.extend(extra);
+    out
+}
+
+/// Reads the answers a server wrote since `from`, checking the `ok` framing.
+fn answer(server: &UhpServer<Vec<u8>>, from: &mut usize) -> Vec<String> {
+    let out = server.output();
+    let text = String::from_utf8_lossy(&out[*from..]).into_owned();
+    *from = out.len();
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    assert_eq!(
+        lines.pop().as_deref(),
+        Some("ok"),
+        "answer not ended by ok: {text}"
+    );
+    assert!(!lines.iter().any(|l| l == "ok"), "stray ok in {text}");
+    lines
+}
+
+proptest! {
+    #![proptest_config(config(32))]
+
+    #[test]
+    fn incremental_hash_equals_hash_from_scratch(p in playout()) {
+        p.play(|g| {
+            let pos = g.position();
+            assert_eq!(pos.hash(), pos.compute_hash(), "after {}", g.game_string());
+        });
+    }
+
+    #[test]
+    fn make_unmake_restores_the_position(p in playout()) {
+        let mut fingerprints = Vec::new();
+        let game = p.play(|g| {
+            let pos = g.position();
+            let before = fingerprint(pos);
+            let game_string = g.game_string();
+            for &mv in &g.legal_moves() {
+                let mut q = pos.clone();
+                q.make(mv);
+                assert_eq!(q.hash(), q.compute_hash());
+                assert_eq!(q.unmake(), Some(mv));
+                assert_eq!(fingerprint(&q), before, "make/unmake {mv:?} in {game_string}");
+            }
+            fingerprints.push(before);
+        });
+        // And all the way back to the start.
+        let mut pos = game.position().clone();
+        while let Some(expected) = fingerprints.pop() {
+            assert_eq!(fingerprint(&pos), expected, "unwinding {}", game.game_string());
+            pos.unmake();
+        }
+        assert_eq!(pos.ply(), 0);
+        assert_eq!(pos.unmake(), None);
+    }
+
+    #[test]
+    fn generated_moves_round_trip_through_their_move_strings(p in playout()) {
+        p.play(|g| {
+            let pos = g.position();
+            for &mv in &g.legal_moves() {
+                let canonical = move_string(pos, mv);
+                assert_eq!(parse_move(pos, &canonical), Ok(mv), "{canonical} in {}", g.game_string());
+                for text in all_spellings(pos, mv) {
+                    assert_eq!(parse_move(pos, &text), Ok(mv), "'{text}' in {}", g.game_string());
+                }
+                let mut after = g.clone();
+                after.play_str(&canonical).unwrap_or_else(|e| {
+                    panic!("play {canonical} in {}: {e}", g.game_string())
+                });
+                assert_eq!(after.move_strings().last(), Some(&canonical));
+            }
+        });
+    }
+
+    #[test]
+    fn validmoves_never_lists_a_move_twice(p in playout()) {
+        p.play(|g| {
+            let moves = g.legal_moves();
+            let distinct: HashSet<Move> = moves.iter().copied().collect();
+            assert_eq!(distinct.len(), moves.len(), "{}", g.game_string());
+            let strings = g.legal_move_strings();
+            let distinct: HashSet<&String> = strings.iter().collect();
+            assert_eq!(distinct.len(), strings.len(), "{}: {strings:?}", g.game_string());
+            if strings.iter().any(|s| s == "pass") {
+                assert_eq!(strings, ["pass"]);
+            }
+        });
+    }
+
+    #[test]
+    fn undo_then_replay_gives_the_same_game_strings(p in playout(), back in any::<u16>()) {
+        // Through the UHP loop: newgame, play the moves `validmoves` offers,
+        // undo N, then play the same moves again.
+        let mut server = UhpServer::new(Vec::new());
+        let mut at = 0;
+        let options = format!("options set TournamentOpening {}", p.tournament_opening);
+        server.handle_line(&options);
+        answer(&server, &mut at);
+        server.handle_line(&format!("newgame {}", GAME_TYPES[p.game_type]));
+        let mut game_strings = answer(&server, &mut at);
+        let mut played = Vec::new();
+        for &c in &p.choices {
+            server.handle_line("validmoves");
+            let lines = answer(&server, &mut at);
+            if lines[0].starts_with("err") {
+                break; // the game is over
+            }
+            let moves: Vec<&str> = lines[0].split(';').collect();
+            let distinct: HashSet<&str> = moves.iter().copied().collect();
+            assert_eq!(distinct.len(), moves.len(), "validmoves lists a move twice: {}", lines[0]);
+            let mv = moves[c as usize % moves.len()].to_string();
+            server.handle_line(&format!("play {mv}"));
+            let lines = answer(&server, &mut at);
+            assert_eq!(lines.len(), 1, "{lines:?}");
+            game_strings.push(lines[0].clone());
+            played.push(mv);
+        }
+        prop_assume!(!played.is_empty());
+        let n = 1 + back as usize % played.len();
+        server.handle_line(&format!("undo {n}"));
+        let lines = answer(&server, &mut at);
+        assert_eq!(&lines, &[game_strings[played.len() - n].clone()]);
+        for (i, mv) in played.iter().enumerate().skip(played.len() - n) {
+            server.handle_line(&format!("play {mv}"));
+            let lines = answer(&server, &mut at);
+            assert_eq!(&lines, &[game_strings[i + 1].clone()]);
+        }
+    }
+
+    #[test]
+    fn game_strings_reload_to_the_same_game(p in playout(), upper in any::<bool>()) {
+        let rules = Rules { tournament_opening: p.tournament_opening };
+        p.play(|g| {
+            let written = g.game_string();
+            let reloaded = Game::from_game_string(&written, rules, true)
+                .unwrap_or_else(|e| panic!("reload {written}: {e}"));
+            assert_eq!(reloaded.game_string(), written);
+            assert_eq!(fingerprint(reloaded.position()), fingerprint(g.position()));
+            // The state and turn fields are ignored; the moves may be spelled
+            // in any case and with extra spaces.
+            let mut fields: Vec<String> = written.split(';').map(str::to_string).collect();
+            fields[1] = "Foo".into();
+            fields[2] = "Bar[99]".into();
+            for f in fields.iter_mut().skip(3) {
+                *f = f.replace(' ', "  ");
+                *f = if upper { f.to_ascii_uppercase() } else { f.to_ascii_lowercase() };
+            }
+            let respelled = fields.join(";");
+            let reloaded = Game::from_game_string(&respelled, rules, true)
+                .unwrap_or_else(|e| panic!("reload {respelled}: {e}"));
+            assert_eq!(reloaded.game_string(), written);
+        });
+    }
+}
