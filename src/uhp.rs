@@ -11,7 +11,7 @@
 use crate::engine::{is_decisive, Engine, EngineOptions, Limits, SearchInfo, MATE};
 use crate::hive::game::{Game, PlayError};
 use crate::hive::notation;
-use crate::hive::perft::perft;
+use crate::hive::perft::perft_until;
 use crate::hive::{GameType, Rules};
 use std::io::{BufRead, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -417,15 +417,22 @@ impl<W: Write> UhpServer<W> {
         };
         let mut pos = game.position().clone();
         let mut lines = Vec::new();
+        // SIGINT stops a long perft (the depths already done are printed).
+        self.interrupt.stop.store(false, Ordering::SeqCst);
+        self.interrupt.busy.store(true, Ordering::SeqCst);
         for d in 0..=max {
             let start = Instant::now();
-            let nodes = perft(&mut pos, d);
+            let Some(nodes) = perft_until(&mut pos, d, &self.interrupt.stop) else {
+                break;
+            };
             let ms = start.elapsed().as_secs_f64() * 1000.0;
             let knps = if ms > 0.0 { nodes as f64 / ms } else { 0.0 };
             lines.push(format!(
                 "perft({d}) = {nodes} in {ms:.0} ms. {knps:.0} KN/s"
             ));
         }
+        self.interrupt.busy.store(false, Ordering::SeqCst);
+        self.interrupt.stop.store(false, Ordering::SeqCst);
         Ok(lines)
     }
 }

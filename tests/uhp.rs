@@ -252,3 +252,54 @@ fn sigint_stops_the_search_and_still_answers() {
     drop(stdin);
     let _ = child.wait();
 }
+
+/// SIGINT during a long `perft` stops it: the depths already counted are
+/// printed, then `ok`, and the engine goes on.
+#[test]
+#[cfg(unix)]
+fn sigint_stops_perft() {
+    use std::io::{BufRead, BufReader};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_waggle"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start waggle");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let mut out = BufReader::new(child.stdout.take().expect("stdout"));
+    let read_until_ok = |out: &mut BufReader<_>| {
+        let mut lines = Vec::new();
+        loop {
+            let mut l = String::new();
+            if out.read_line(&mut l).expect("read") == 0 {
+                panic!("engine closed stdout; got {lines:?}");
+            }
+            let l = l.trim_end().to_string();
+            if l == "ok" {
+                return lines;
+            }
+            lines.push(l);
+        }
+    };
+    read_until_ok(&mut out);
+    writeln!(stdin, "newgame Base+MLP\nperft 12").expect("write");
+    stdin.flush().expect("flush");
+    assert_eq!(
+        read_until_ok(&mut out),
+        vec!["Base+MLP;NotStarted;White[1]"]
+    );
+    std::thread::sleep(Duration::from_millis(700));
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill -INT");
+    assert!(status.success());
+    let lines = read_until_ok(&mut out);
+    assert!(!lines.is_empty() && lines.len() < 13, "{lines:?}");
+    assert!(lines.iter().all(|l| l.starts_with("perft(")), "{lines:?}");
+    writeln!(stdin, "validmoves").expect("write");
+    stdin.flush().expect("flush");
+    assert_eq!(read_until_ok(&mut out).len(), 1);
+    drop(stdin);
+    let _ = child.wait();
+}

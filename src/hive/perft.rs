@@ -9,6 +9,7 @@
 use super::movegen::MoveList;
 use super::position::{Move, Position};
 use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Number of legal move sequences of exactly `depth` plies from `pos`.
 pub fn perft(pos: &mut Position, depth: u32) -> u64 {
@@ -30,6 +31,29 @@ pub fn perft(pos: &mut Position, depth: u32) -> u64 {
         pos.unmake();
     }
     nodes
+}
+
+/// [`perft`] that gives up (returning `None`) soon after `stop` is raised.
+pub fn perft_until(pos: &mut Position, depth: u32, stop: &AtomicBool) -> Option<u64> {
+    if depth <= 2 {
+        return Some(perft(pos, depth));
+    }
+    if stop.load(Ordering::Relaxed) {
+        return None;
+    }
+    if pos.surround_outcome().is_some() {
+        return Some(0);
+    }
+    let mut moves = MoveList::new();
+    pos.generate_moves(&mut moves);
+    let mut nodes = 0;
+    for &mv in &moves {
+        pos.make(mv);
+        let n = perft_until(pos, depth - 1, stop);
+        pos.unmake();
+        nodes += n?;
+    }
+    Some(nodes)
 }
 
 /// Perft split by root move: `(move, count)` for each legal root move, in
