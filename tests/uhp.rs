@@ -193,25 +193,41 @@ fn blank_lines_and_garbage_bytes_are_harmless() {
     compare("garbage", &expected, &got);
 }
 
-/// SIGINT during `bestmove` answers at once with a legal move and `ok`, and
-/// the engine keeps serving commands (UHP.md §7.9).
-#[test]
-#[cfg(unix)]
-fn sigint_stops_the_search_and_still_answers() {
-    use std::io::{BufRead, BufReader};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_waggle"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start waggle");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let mut out = BufReader::new(child.stdout.take().expect("stdout"));
-    let read_until_ok = |out: &mut BufReader<_>| {
+/// An engine process driven line by line, for the tests that need to act
+/// (send a signal) in the middle of a command.
+struct Live {
+    child: std::process::Child,
+    stdin: std::process::ChildStdin,
+    out: std::io::BufReader<std::process::ChildStdout>,
+}
+
+impl Live {
+    fn start() -> Live {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_waggle"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start waggle");
+        let stdin = child.stdin.take().expect("stdin");
+        let out = std::io::BufReader::new(child.stdout.take().expect("stdout"));
+        let mut live = Live { child, stdin, out };
+        live.answer();
+        live
+    }
+
+    fn send(&mut self, command: &str) {
+        writeln!(self.stdin, "{command}").expect("write");
+        self.stdin.flush().expect("flush");
+    }
+
+    /// The lines of the next answer, without its `ok`.
+    fn answer(&mut self) -> Vec<String> {
+        use std::io::BufRead;
         let mut lines = Vec::new();
         loop {
             let mut l = String::new();
-            if out.read_line(&mut l).expect("read") == 0 {
+            if self.out.read_line(&mut l).expect("read") == 0 {
                 panic!("engine closed stdout; got {lines:?}");
             }
             let l = l.trim_end().to_string();
@@ -220,37 +236,44 @@ fn sigint_stops_the_search_and_still_answers() {
             }
             lines.push(l);
         }
-    };
-    read_until_ok(&mut out);
-    writeln!(
-        stdin,
-        "newgame Base;InProgress;White[3];wS1;bS1 wS1-;wQ -wS1;bQ bS1-"
-    )
-    .expect("write");
-    read_until_ok(&mut out);
-    writeln!(stdin, "bestmove time 00:10:00").expect("write");
-    stdin.flush().expect("flush");
+    }
+
+    fn interrupt(&self) {
+        let status = Command::new("kill")
+            .args(["-INT", &self.child.id().to_string()])
+            .status()
+            .expect("kill -INT");
+        assert!(status.success());
+    }
+
+    fn close(mut self) {
+        drop(self.stdin);
+        let _ = self.child.wait();
+    }
+}
+
+/// SIGINT during `bestmove` answers at once with a legal move and `ok`, and
+/// the engine keeps serving commands (UHP.md §7.9).
+#[test]
+#[cfg(unix)]
+fn sigint_stops_the_search_and_still_answers() {
+    let start = "Base;InProgress;White[3];wS1;bS1 wS1-;wQ -wS1;bQ bS1-";
+    let mut engine = Live::start();
+    engine.send(&format!("newgame {start}"));
+    engine.answer();
+    engine.send("bestmove time 00:10:00");
     std::thread::sleep(Duration::from_millis(500));
-    let status = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .expect("kill -INT");
-    assert!(status.success());
-    let answer = read_until_ok(&mut out);
+    engine.interrupt();
+    let answer = engine.answer();
     assert_eq!(answer.len(), 1, "{answer:?}");
-    let mut game = waggle::hive::game::Game::from_game_string(
-        "Base;InProgress;White[3];wS1;bS1 wS1-;wQ -wS1;bQ bS1-",
-        waggle::hive::Rules::default(),
-        true,
-    )
-    .expect("loads");
+    let mut game =
+        waggle::hive::game::Game::from_game_string(start, waggle::hive::Rules::default(), true)
+            .expect("loads");
     game.play_str(&answer[0])
         .expect("the interrupted answer is legal");
-    writeln!(stdin, "play {}", answer[0]).expect("write");
-    let after = read_until_ok(&mut out);
-    assert_eq!(after, vec![game.game_string()]);
-    drop(stdin);
-    let _ = child.wait();
+    engine.send(&format!("play {}", answer[0]));
+    assert_eq!(engine.answer(), vec![game.game_string()]);
+    engine.close();
 }
 
 /// SIGINT during a long `perft` stops it: the depths already counted are
@@ -258,48 +281,16 @@ fn sigint_stops_the_search_and_still_answers() {
 #[test]
 #[cfg(unix)]
 fn sigint_stops_perft() {
-    use std::io::{BufRead, BufReader};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_waggle"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start waggle");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let mut out = BufReader::new(child.stdout.take().expect("stdout"));
-    let read_until_ok = |out: &mut BufReader<_>| {
-        let mut lines = Vec::new();
-        loop {
-            let mut l = String::new();
-            if out.read_line(&mut l).expect("read") == 0 {
-                panic!("engine closed stdout; got {lines:?}");
-            }
-            let l = l.trim_end().to_string();
-            if l == "ok" {
-                return lines;
-            }
-            lines.push(l);
-        }
-    };
-    read_until_ok(&mut out);
-    writeln!(stdin, "newgame Base+MLP\nperft 12").expect("write");
-    stdin.flush().expect("flush");
-    assert_eq!(
-        read_until_ok(&mut out),
-        vec!["Base+MLP;NotStarted;White[1]"]
-    );
+    let mut engine = Live::start();
+    engine.send("newgame Base+MLP");
+    assert_eq!(engine.answer(), vec!["Base+MLP;NotStarted;White[1]"]);
+    engine.send("perft 12");
     std::thread::sleep(Duration::from_millis(700));
-    let status = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .expect("kill -INT");
-    assert!(status.success());
-    let lines = read_until_ok(&mut out);
+    engine.interrupt();
+    let lines = engine.answer();
     assert!(!lines.is_empty() && lines.len() < 13, "{lines:?}");
     assert!(lines.iter().all(|l| l.starts_with("perft(")), "{lines:?}");
-    writeln!(stdin, "validmoves").expect("write");
-    stdin.flush().expect("flush");
-    assert_eq!(read_until_ok(&mut out).len(), 1);
-    drop(stdin);
-    let _ = child.wait();
+    engine.send("validmoves");
+    assert_eq!(engine.answer().len(), 1);
+    engine.close();
 }
