@@ -35,6 +35,42 @@ enum Command {
         #[arg(long)]
         divide: bool,
     },
+    /// Play in-process games between two engine settings (A and B) and
+    /// print each game as `score<TAB>GameString` (A's score), then the total.
+    Selfplay {
+        /// Pairs of games (colours swapped within a pair).
+        #[arg(long, default_value_t = 10)]
+        pairs: usize,
+        /// Node budget per move for A.
+        #[arg(long, default_value_t = 20_000)]
+        nodes: u64,
+        /// Node budget per move for B (default: A's).
+        #[arg(long)]
+        b_nodes: Option<u64>,
+        /// Switch off null-move pruning for B.
+        #[arg(long)]
+        b_no_null: bool,
+        /// Switch off late-move reductions for B.
+        #[arg(long)]
+        b_no_lmr: bool,
+        /// Switch off reverse futility pruning for B.
+        #[arg(long)]
+        b_no_rfp: bool,
+        /// Seed of the random openings.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Game type (Base, Base+MLP, ...).
+        #[arg(long, default_value = "Base")]
+        game_type: String,
+    },
+    /// Search the fixed bench positions at a fixed depth (one thread unless
+    /// --threads is given, cleared tables) and print the node counts; the
+    /// total signs commits that change the search.
+    Bench {
+        /// Depth in plies.
+        #[arg(long, default_value_t = waggle::engine::bench::BENCH_DEPTH)]
+        depth: u32,
+    },
 }
 
 fn main() -> ExitCode {
@@ -51,6 +87,67 @@ fn main() -> ExitCode {
         }) => {
             match waggle::tools::perft::run(depth, &game_string, divide, cli.threads.unwrap_or(1)) {
                 Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
+        Some(Command::Selfplay {
+            pairs,
+            nodes,
+            b_nodes,
+            b_no_null,
+            b_no_lmr,
+            b_no_rfp,
+            seed,
+            game_type,
+        }) => {
+            use waggle::engine::{EvalWeights, Features};
+            use waggle::tools::selfplay::{elo, play_match, Player};
+            let Some(gt) = waggle::hive::GameType::parse(&game_type) else {
+                eprintln!("error: unknown game type '{game_type}'");
+                return ExitCode::FAILURE;
+            };
+            let a = Player {
+                weights: EvalWeights::DEFAULT,
+                features: Features::ALL,
+                nodes,
+            };
+            let b = Player {
+                weights: EvalWeights::DEFAULT,
+                features: Features {
+                    null_move: !b_no_null,
+                    lmr: !b_no_lmr,
+                    rfp: !b_no_rfp,
+                },
+                nodes: b_nodes.unwrap_or(nodes),
+            };
+            let (points, games, _) = play_match(gt, &a, &b, pairs, seed, |r, s| {
+                println!("{s}\t{}", r.game_string);
+            });
+            println!(
+                "A: {points}/{games} ({:.1}%), Elo {:+.0}",
+                100.0 * points / games as f64,
+                elo(points / games as f64)
+            );
+            ExitCode::SUCCESS
+        }
+        Some(Command::Bench { depth }) => {
+            let threads = cli.threads.unwrap_or(1);
+            let result = waggle::engine::bench::run(depth, threads, |i, line| {
+                let ms = line.elapsed.as_millis();
+                println!(
+                    "{i:>3} {:>10} nodes {ms:>6} ms  {}",
+                    line.nodes, line.game_string
+                );
+            });
+            match result {
+                Ok((nodes, time)) => {
+                    let nps = (nodes as f64 / time.as_secs_f64().max(1e-9)) as u64;
+                    println!("Bench: {nodes} nodes {nps} nps");
+                    ExitCode::SUCCESS
+                }
                 Err(e) => {
                     eprintln!("error: {e}");
                     ExitCode::FAILURE

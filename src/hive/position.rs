@@ -384,6 +384,12 @@ impl Position {
         self.history.iter().skip(since).any(|u| u.hash == self.hash)
     }
 
+    /// Reserves room for `additional` more moves in the game history, so a
+    /// search of that depth never reallocates inside its tree walk.
+    pub fn reserve_history(&mut self, additional: usize) {
+        self.history.reserve(additional);
+    }
+
     /// Recomputes the hash from scratch.
     pub fn compute_hash(&self) -> u64 {
         let mut h = 0;
@@ -531,8 +537,8 @@ impl Position {
         for p in self.pieces_on_board() {
             counted[self.hex_of[p.index()].index()] += 1;
         }
-        for c in 0..CELLS {
-            assert_eq!(counted[c], self.height[c], "stack height at cell {c}");
+        for (c, &count) in counted.iter().enumerate() {
+            assert_eq!(count, self.height[c], "stack height at cell {c}");
             let hex = Hex::new(c as u16).expect("cell index on the grid");
             assert_eq!(self.occupied.contains(hex), self.height[c] > 0);
             if self.height[c] > 0 {
