@@ -56,12 +56,42 @@ enum Command {
         /// Switch off reverse futility pruning for B.
         #[arg(long)]
         b_no_rfp: bool,
+        /// Switch off the surround-threat extension for B.
+        #[arg(long)]
+        b_no_ext: bool,
+        /// Give B the hand-picked evaluation weights (A plays the tuned ones).
+        #[arg(long)]
+        b_hand_picked: bool,
         /// Seed of the random openings.
         #[arg(long, default_value_t = 1)]
         seed: u64,
         /// Game type (Base, Base+MLP, ...).
         #[arg(long, default_value = "Base")]
         game_type: String,
+    },
+    /// Fit the evaluation weights to self-play results (Texel method),
+    /// starting from the hand-picked weights, and print them for
+    /// `src/engine/params.rs`.
+    Tune {
+        /// Data file of `White's score<TAB>GameString` lines.
+        #[arg(default_value = "tuning/selfplay.txt")]
+        data: String,
+        /// First play this many self-play games into the data file
+        /// (overwriting it), alternating Base and Base+MLP.
+        #[arg(long)]
+        generate: Option<usize>,
+        /// Node budget per move when generating.
+        #[arg(long, default_value_t = 3_000)]
+        nodes: u64,
+        /// Seed of the random openings when generating.
+        #[arg(long, default_value_t = 2026)]
+        seed: u64,
+        /// Adam iterations.
+        #[arg(long, default_value_t = 2_000)]
+        iterations: usize,
+        /// Ridge pull toward the current weights (per centi-liberty²).
+        #[arg(long, default_value_t = 1e-7)]
+        ridge: f64,
     },
     /// Search the fixed bench positions at a fixed depth (one thread unless
     /// --threads is given, cleared tables) and print the node counts; the
@@ -100,6 +130,8 @@ fn main() -> ExitCode {
             b_no_null,
             b_no_lmr,
             b_no_rfp,
+            b_no_ext,
+            b_hand_picked,
             seed,
             game_type,
         }) => {
@@ -115,11 +147,16 @@ fn main() -> ExitCode {
                 nodes,
             };
             let b = Player {
-                weights: EvalWeights::DEFAULT,
+                weights: if b_hand_picked {
+                    EvalWeights::HAND_PICKED
+                } else {
+                    EvalWeights::DEFAULT
+                },
                 features: Features {
                     null_move: !b_no_null,
                     lmr: !b_no_lmr,
                     rfp: !b_no_rfp,
+                    threat_extension: !b_no_ext,
                 },
                 nodes: b_nodes.unwrap_or(nodes),
             };
@@ -133,6 +170,20 @@ fn main() -> ExitCode {
             );
             ExitCode::SUCCESS
         }
+        Some(Command::Tune {
+            data,
+            generate,
+            nodes,
+            seed,
+            iterations,
+            ridge,
+        }) => match run_tune(&data, generate, nodes, seed, iterations, ridge) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::FAILURE
+            }
+        },
         Some(Command::Bench { depth }) => {
             let threads = cli.threads.unwrap_or(1);
             let result = waggle::engine::bench::run(depth, threads, |i, line| {
@@ -178,4 +229,71 @@ fn run_uhp(threads: Option<usize>) {
     let mut server = UhpServer::with_options(stdout, options, interrupt);
     server.greet();
     server.run(std::io::stdin().lock());
+}
+
+fn run_tune(
+    data: &str,
+    generate: Option<usize>,
+    nodes: u64,
+    seed: u64,
+    iterations: usize,
+    ridge: f64,
+) -> Result<(), String> {
+    use waggle::engine::{EvalWeights, Features};
+    use waggle::tools::selfplay::{play_game, Rng};
+    use waggle::tools::tune;
+    if let Some(games) = generate {
+        // The data and the fit start from the hand-picked weights, so this
+        // command reproduces the committed DEFAULT weights.
+        let player = waggle::tools::selfplay::Player {
+            weights: EvalWeights::HAND_PICKED,
+            features: Features::ALL,
+            nodes,
+        };
+        let mut rng = Rng::new(seed);
+        let mut text = format!(
+            "# waggle tune --generate {games} --nodes {nodes} --seed {seed}: self-play games,\n\
+             # 6 random opening plies, then {nodes}-node searches; White's score<TAB>GameString.\n"
+        );
+        for i in 0..games {
+            let gt = if i % 2 == 0 {
+                waggle::hive::GameType::BASE
+            } else {
+                waggle::hive::GameType::MLP
+            };
+            let r = play_game(gt, &player, &player, 6, 300, rng.next_u64());
+            eprintln!("game {}: {} in {} plies", i + 1, r.white_score, r.plies);
+            text.push_str(&format!("{}\t{}\n", r.white_score, r.game_string));
+        }
+        if let Some(dir) = std::path::Path::new(data).parent() {
+            std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
+        }
+        std::fs::write(data, text).map_err(|e| format!("{data}: {e}"))?;
+    }
+    let text = std::fs::read_to_string(data).map_err(|e| format!("{data}: {e}"))?;
+    let (train, test) = tune::samples(&text, 6)?;
+    let start = EvalWeights::HAND_PICKED;
+    let w0: Vec<f64> = start.to_vec().into_iter().map(f64::from).collect();
+    let scale = tune::fit_scale(&train, &w0);
+    println!(
+        "{} training and {} hold-out positions; scale {scale:.0}",
+        train.len(),
+        test.len()
+    );
+    println!(
+        "start: train {:.5} hold-out {:.5}",
+        tune::error(&train, &w0, scale),
+        tune::error(&test, &w0, scale)
+    );
+    let fitted = tune::fit(&train, &start, scale, iterations, ridge, |it, e| {
+        eprintln!("iteration {it}: train {e:.5}");
+    });
+    let w1: Vec<f64> = fitted.to_vec().into_iter().map(f64::from).collect();
+    println!(
+        "fitted: train {:.5} hold-out {:.5}",
+        tune::error(&train, &w1, scale),
+        tune::error(&test, &w1, scale)
+    );
+    println!("{fitted:#?}");
+    Ok(())
 }

@@ -181,6 +181,34 @@ impl Features {
     }
 }
 
+impl Features {
+    /// The features as a vector matching [`EvalWeights::to_vec`], so that
+    /// `score(w, us) == dot(w.to_vec(), to_vec(us))`.
+    pub fn to_vec(&self, us: Color) -> Vec<i32> {
+        let them = us.opponent();
+        let mut v = vec![0; EvalWeights::LEN];
+        for (c, sign) in [(us, 1), (them, -1)] {
+            if let Some(n) = self.queen_occupied[c] {
+                v[usize::from(n.min(5))] -= sign;
+            }
+            v[6] -= sign * self.stuck_enemy_at_queen[c];
+            v[7] += sign * self.free_own_at_queen[c];
+            v[8] += sign * self.queen_slides[c];
+            for b in 0..8 {
+                v[9 + b] += sign * self.mobile[c][b];
+                v[17 + b] += sign * self.in_hand[c][b];
+                v[25 + b] -= sign * self.pinned[c][b];
+            }
+            v[33] += sign * self.beetle_on_top[c];
+            v[34] += sign * self.beetle_on_queen[c];
+            v[35] += sign * self.pillbug_guard[c];
+            v[36] += sign * self.attackers[c];
+        }
+        v[37] = 1;
+        v
+    }
+}
+
 /// Whether the top piece at `hex` could move away (ignoring trapped sliders).
 #[inline(always)]
 fn is_free(pos: &Position, pinned: &HexSet, hex: Hex, queen_down: bool) -> bool {
@@ -231,5 +259,12 @@ mod tests {
             f.score(&w, Color::White) + f.score(&w, Color::Black),
             2 * w.tempo
         );
+        // The tuner's linear form agrees with the evaluation.
+        let wv = w.to_vec();
+        assert_eq!(EvalWeights::from_vec(&wv), Some(w.clone()));
+        for us in Color::ALL {
+            let dot: i32 = f.to_vec(us).iter().zip(&wv).map(|(a, b)| a * b).sum();
+            assert_eq!(dot, f.score(&w, us));
+        }
     }
 }

@@ -48,8 +48,30 @@ pub struct EvalWeights {
 }
 
 impl EvalWeights {
-    /// The weights the engine plays with (hand-picked; see `waggle tune`).
+    /// The weights the engine plays with: fitted by
+    /// `waggle tune tuning/selfplay.txt --generate 600 --nodes 3000 --seed 2026 --ridge 1e-6`
+    /// (Texel method on 600 self-play games, half Base, half Base+MLP;
+    /// hold-out error 0.2127 → 0.2070), starting from
+    /// [`EvalWeights::HAND_PICKED`].
     pub const DEFAULT: EvalWeights = EvalWeights {
+        queen_surround: [0, 30, 76, 165, 280, 478],
+        stuck_enemy_at_queen: 33,
+        free_own_at_queen: 11,
+        queen_slide: 12,
+        //       Q    S   B   G   A   M   L   P
+        mobile: [26, 11, 54, 36, 56, 41, 33, 22],
+        in_hand: [0, 9, 17, 15, 37, 22, 14, -6],
+        pinned: [-12, -1, 15, 6, 4, 4, 2, -9],
+        beetle_on_top: 26,
+        beetle_on_queen: 99,
+        pillbug_guard: 43,
+        attacker_near_queen: 32,
+        tempo: 20,
+    };
+
+    /// The hand-picked weights the tuner started from (kept for A/B
+    /// matches: `waggle selfplay --b-hand-picked`).
+    pub const HAND_PICKED: EvalWeights = EvalWeights {
         queen_surround: [0, 30, 80, 160, 280, 480],
         stuck_enemy_at_queen: 30,
         free_own_at_queen: 15,
@@ -64,6 +86,60 @@ impl EvalWeights {
         attacker_near_queen: 15,
         tempo: 15,
     };
+
+    /// Number of weights in [`EvalWeights::to_vec`].
+    pub const LEN: usize = 6 + 3 + 3 * 8 + 4 + 1;
+
+    /// The weights as a flat vector (the tuner's parameter order):
+    /// `queen_surround[0..6]`, `stuck_enemy_at_queen`, `free_own_at_queen`,
+    /// `queen_slide`, `mobile[0..8]`, `in_hand[0..8]`, `pinned[0..8]`,
+    /// `beetle_on_top`, `beetle_on_queen`, `pillbug_guard`,
+    /// `attacker_near_queen`, `tempo`.
+    pub fn to_vec(&self) -> Vec<i32> {
+        let mut v = Vec::with_capacity(Self::LEN);
+        v.extend_from_slice(&self.queen_surround);
+        v.push(self.stuck_enemy_at_queen);
+        v.push(self.free_own_at_queen);
+        v.push(self.queen_slide);
+        v.extend_from_slice(&self.mobile);
+        v.extend_from_slice(&self.in_hand);
+        v.extend_from_slice(&self.pinned);
+        v.push(self.beetle_on_top);
+        v.push(self.beetle_on_queen);
+        v.push(self.pillbug_guard);
+        v.push(self.attacker_near_queen);
+        v.push(self.tempo);
+        v
+    }
+
+    /// The inverse of [`EvalWeights::to_vec`]; `None` unless `v` has
+    /// [`EvalWeights::LEN`] entries.
+    pub fn from_vec(v: &[i32]) -> Option<EvalWeights> {
+        if v.len() != Self::LEN {
+            return None;
+        }
+        let arr8 = |i: usize| {
+            let mut a = [0; 8];
+            a.copy_from_slice(&v[i..i + 8]);
+            a
+        };
+        let mut queen_surround = [0; 6];
+        queen_surround.copy_from_slice(&v[0..6]);
+        Some(EvalWeights {
+            queen_surround,
+            stuck_enemy_at_queen: v[6],
+            free_own_at_queen: v[7],
+            queen_slide: v[8],
+            mobile: arr8(9),
+            in_hand: arr8(17),
+            pinned: arr8(25),
+            beetle_on_top: v[33],
+            beetle_on_queen: v[34],
+            pillbug_guard: v[35],
+            attacker_near_queen: v[36],
+            tempo: v[37],
+        })
+    }
 
     /// The weight of `bug` in one of the per-bug tables.
     #[inline(always)]

@@ -54,6 +54,8 @@ pub struct Features {
     pub rfp: bool,
     /// Late-move reductions.
     pub lmr: bool,
+    /// One ply more after a move that leaves the enemy Queen one free cell.
+    pub threat_extension: bool,
 }
 
 impl Features {
@@ -62,12 +64,14 @@ impl Features {
         null_move: true,
         rfp: true,
         lmr: true,
+        threat_extension: true,
     };
     /// Everything off (exact search).
     pub const NONE: Features = Features {
         null_move: false,
         rfp: false,
         lmr: false,
+        threat_extension: false,
     };
 }
 
@@ -135,6 +139,7 @@ pub struct Worker<'a> {
     pub best_score: Score,
     /// Depth of the last completed iteration.
     pub completed_depth: u32,
+    root_depth: i32,
 }
 
 impl<'a> Worker<'a> {
@@ -177,6 +182,7 @@ impl<'a> Worker<'a> {
             best_pv: Vec::with_capacity(STACK),
             best_score: -INFINITE,
             completed_depth: 0,
+            root_depth: 0,
         }
     }
 
@@ -271,6 +277,7 @@ impl<'a> Worker<'a> {
     /// Searches the root moves; records the best move and PV whenever a
     /// move beats `alpha` with a full (not aborted) result.
     fn search_root(&mut self, depth: i32, mut alpha: Score, beta: Score) -> Score {
+        self.root_depth = depth;
         let original_alpha = alpha;
         self.pv_len[0] = 0;
         let mut best = -INFINITE;
@@ -464,6 +471,11 @@ impl<'a> Worker<'a> {
         let mut scores: ArrayVec<i32, MAX_MOVES> = ArrayVec::new();
         score_moves(&self.pos, &moves, &ctx, self.heur, &mut scores);
 
+        let them = us.opponent();
+        let their_free_before = self
+            .pos
+            .queen(them)
+            .map_or(0, |q| 6 - self.pos.occupied_neighbors(q));
         let original_alpha = alpha;
         let mut best = -INFINITE;
         let mut best_move = None;
@@ -474,7 +486,20 @@ impl<'a> Worker<'a> {
             self.pos.make(mv);
             self.nodes += 1;
             self.unflushed += 1;
-            let new_depth = depth - 1;
+            let mut new_depth = depth - 1;
+            // Surround threat: the move leaves the enemy Queen one free cell
+            // (and did not before); look one ply further, as chess engines
+            // extend checks. Bounded by the root depth so lines stay finite.
+            if f.threat_extension
+                && their_free_before > 1
+                && (ply as i32) < 2 * self.root_depth
+                && self
+                    .pos
+                    .queen(them)
+                    .is_some_and(|q| self.pos.occupied_neighbors(q) == 5)
+            {
+                new_depth += 1;
+            }
             let score = if searched == 0 {
                 -self.negamax(new_depth, -beta, -alpha, ply + 1, true)
             } else {
