@@ -44,21 +44,24 @@ enum Command {
         /// Node budget per move for A.
         #[arg(long, default_value_t = 20_000)]
         nodes: u64,
+        /// Time per move in milliseconds for both sides (instead of nodes).
+        #[arg(long)]
+        movetime_ms: Option<u64>,
         /// Node budget per move for B (default: A's).
         #[arg(long)]
         b_nodes: Option<u64>,
-        /// Switch off null-move pruning for B.
+        /// Give B the opposite setting of null-move pruning.
         #[arg(long)]
-        b_no_null: bool,
-        /// Switch off late-move reductions for B.
+        b_flip_null: bool,
+        /// Give B the opposite setting of late-move reductions.
         #[arg(long)]
-        b_no_lmr: bool,
-        /// Switch off reverse futility pruning for B.
+        b_flip_lmr: bool,
+        /// Give B the opposite setting of reverse futility pruning.
         #[arg(long)]
-        b_no_rfp: bool,
-        /// Switch off the surround-threat extension for B.
+        b_flip_rfp: bool,
+        /// Give B the opposite setting of the surround-threat extension.
         #[arg(long)]
-        b_no_ext: bool,
+        b_flip_ext: bool,
         /// Give B the hand-picked evaluation weights (A plays the tuned ones).
         #[arg(long)]
         b_hand_picked: bool,
@@ -127,10 +130,11 @@ fn main() -> ExitCode {
             pairs,
             nodes,
             b_nodes,
-            b_no_null,
-            b_no_lmr,
-            b_no_rfp,
-            b_no_ext,
+            movetime_ms,
+            b_flip_null,
+            b_flip_lmr,
+            b_flip_rfp,
+            b_flip_ext,
             b_hand_picked,
             seed,
             game_type,
@@ -143,8 +147,9 @@ fn main() -> ExitCode {
             };
             let a = Player {
                 weights: EvalWeights::DEFAULT,
-                features: Features::ALL,
+                features: Features::DEFAULT,
                 nodes,
+                move_time: movetime_ms.map(std::time::Duration::from_millis),
             };
             let b = Player {
                 weights: if b_hand_picked {
@@ -153,12 +158,13 @@ fn main() -> ExitCode {
                     EvalWeights::DEFAULT
                 },
                 features: Features {
-                    null_move: !b_no_null,
-                    lmr: !b_no_lmr,
-                    rfp: !b_no_rfp,
-                    threat_extension: !b_no_ext,
+                    null_move: Features::DEFAULT.null_move != b_flip_null,
+                    lmr: Features::DEFAULT.lmr != b_flip_lmr,
+                    rfp: Features::DEFAULT.rfp != b_flip_rfp,
+                    threat_extension: Features::DEFAULT.threat_extension != b_flip_ext,
                 },
                 nodes: b_nodes.unwrap_or(nodes),
+                move_time: movetime_ms.map(std::time::Duration::from_millis),
             };
             let (points, games, _) = play_match(gt, &a, &b, pairs, seed, |r, s| {
                 println!("{s}\t{}", r.game_string);
@@ -247,8 +253,11 @@ fn run_tune(
         // command reproduces the committed DEFAULT weights.
         let player = waggle::tools::selfplay::Player {
             weights: EvalWeights::HAND_PICKED,
+            // The committed data was played with every pruning technique on
+            // (null move included); keep it so the command reproduces it.
             features: Features::ALL,
             nodes,
+            move_time: None,
         };
         let mut rng = Rng::new(seed);
         let mut text = format!(

@@ -153,7 +153,7 @@ impl Engine {
         Engine {
             options,
             weights: EvalWeights::DEFAULT,
-            features: Features::ALL,
+            features: Features::DEFAULT,
             tt: None,
             heuristics: Vec::new(),
         }
@@ -170,11 +170,15 @@ impl Engine {
         }
     }
 
-    /// Switches forward pruning and reductions (null move, reverse
-    /// futility, late-move reductions) on or off. Off, the search returns
+    /// Switches forward pruning, reductions and extensions on (as the
+    /// engine plays, [`Features::DEFAULT`]) or off. Off, the search returns
     /// the exact negamax score at a fixed depth: tests use that.
     pub fn set_pruning(&mut self, on: bool) {
-        self.features = if on { Features::ALL } else { Features::NONE };
+        self.features = if on {
+            Features::DEFAULT
+        } else {
+            Features::NONE
+        };
     }
 
     /// Chooses the forward-pruning techniques one by one.

@@ -218,6 +218,6 @@ pub const HISTORY_MAX: i32 = 8_192;
 pub const SOFT_FRACTION: f64 = 0.5;
 /// Time management: safety margin kept from a fixed move time, in ms
 /// (thread joins, output, process scheduling).
-pub const MOVE_OVERHEAD_MS: u64 = 25;
+pub const MOVE_OVERHEAD_MS: u64 = 50;
 /// Time management with a clock: expected number of moves still to play.
 pub const CLOCK_MOVES_TO_GO: u64 = 25;

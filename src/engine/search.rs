@@ -59,7 +59,16 @@ pub struct Features {
 }
 
 impl Features {
-    /// Everything on (how the engine plays).
+    /// How the engine plays. Null-move pruning is off: at equal nodes it
+    /// lost 46.5/100 games to the same engine without it (two 20000-node
+    /// self-play runs, seeds 5 and 13), so it stays available for tests only.
+    pub const DEFAULT: Features = Features {
+        null_move: false,
+        rfp: true,
+        lmr: true,
+        threat_extension: true,
+    };
+    /// Everything on.
     pub const ALL: Features = Features {
         null_move: true,
         rfp: true,

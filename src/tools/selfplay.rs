@@ -46,6 +46,8 @@ pub struct Player {
     pub features: Features,
     /// Node budget per move.
     pub nodes: u64,
+    /// Time per move instead of the node budget, when set.
+    pub move_time: Option<std::time::Duration>,
 }
 
 /// A finished game.
@@ -95,9 +97,15 @@ pub fn play_game(
         } else {
             let side = game.side_to_move().index();
             let player = if side == 0 { white } else { black };
-            let limits = Limits {
-                nodes: Some(player.nodes),
-                ..Limits::default()
+            let limits = match player.move_time {
+                Some(t) => Limits {
+                    time: Some(t),
+                    ..Limits::default()
+                },
+                None => Limits {
+                    nodes: Some(player.nodes),
+                    ..Limits::default()
+                },
             };
             engines[side]
                 .search(game.position(), &limits, &stop, &mut |_| {})
