@@ -50,6 +50,9 @@ enum Command {
         /// Node budget per move for B (default: A's).
         #[arg(long)]
         b_nodes: Option<u64>,
+        /// Late-move reduction divisor for B (smaller reduces more).
+        #[arg(long)]
+        b_lmr_divisor: Option<f64>,
         /// Give B the opposite setting of null-move pruning.
         #[arg(long)]
         b_flip_null: bool,
@@ -131,6 +134,7 @@ fn main() -> ExitCode {
             nodes,
             b_nodes,
             movetime_ms,
+            b_lmr_divisor,
             b_flip_null,
             b_flip_lmr,
             b_flip_rfp,
@@ -150,6 +154,7 @@ fn main() -> ExitCode {
                 features: Features::DEFAULT,
                 nodes,
                 move_time: movetime_ms.map(std::time::Duration::from_millis),
+                lmr_divisor: None,
             };
             let b = Player {
                 weights: if b_hand_picked {
@@ -165,6 +170,7 @@ fn main() -> ExitCode {
                 },
                 nodes: b_nodes.unwrap_or(nodes),
                 move_time: movetime_ms.map(std::time::Duration::from_millis),
+                lmr_divisor: b_lmr_divisor,
             };
             let (points, games, _) = play_match(gt, &a, &b, pairs, seed, |r, s| {
                 println!("{s}\t{}", r.game_string);
@@ -258,6 +264,7 @@ fn run_tune(
             features: Features::ALL,
             nodes,
             move_time: None,
+            lmr_divisor: None,
         };
         let mut rng = Rng::new(seed);
         let mut text = format!(

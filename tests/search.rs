@@ -275,3 +275,53 @@ fn node_limit_is_honoured() {
     assert!(r.nodes < 5_000 + 2_048, "{}", r.nodes);
     assert!(r.depth >= 1);
 }
+
+/// Runs UHP commands through an in-memory server; returns the output.
+fn uhp(commands: &[&str]) -> String {
+    let mut server = waggle::uhp::UhpServer::new(Vec::new());
+    for c in commands {
+        server.handle_line(c);
+    }
+    String::from_utf8_lossy(server.output()).into_owned()
+}
+
+#[test]
+fn bestmove_prints_one_move_unless_intermediate_moves_are_asked_for() {
+    let newgame = format!("newgame {}", BLOCKS[0]);
+    let quiet = uhp(&[&newgame, "options set Threads 1", "bestmove depth 3"]);
+    let answer: Vec<&str> = quiet.lines().skip_while(|l| *l != "ok").collect();
+    // ok (newgame), option line, ok, move, ok
+    let after_options: Vec<&str> = answer.iter().skip(3).copied().collect();
+    assert_eq!(after_options.len(), 2, "{quiet}");
+    assert_eq!(after_options[1], "ok");
+    assert!(!after_options[0].contains(';'));
+
+    let chatty = uhp(&[
+        &newgame,
+        "options set ReportIntermediateBestMoves True",
+        "bestmove depth 3",
+    ]);
+    let lines: Vec<&str> = chatty.lines().collect();
+    let intermediate = lines
+        .iter()
+        .filter(|l| {
+            l.split(';')
+                .nth(1)
+                .is_some_and(|d| d.parse::<u32>().is_ok())
+        })
+        .count();
+    assert!(intermediate >= 3, "{chatty}");
+}
+
+#[test]
+fn bestmove_clock_and_nodes_answer_a_legal_move() {
+    let newgame = format!("newgame {}", BLOCKS[1]);
+    for limit in ["bestmove clock 2000 2000 100 100", "bestmove nodes 3000"] {
+        let out = uhp(&[&newgame, "options set Threads 1", limit]);
+        let lines: Vec<&str> = out.lines().collect();
+        let mv = lines[lines.len() - 2];
+        assert!(!mv.starts_with("err"), "{limit}: {out}");
+        let check = uhp(&[&newgame, &format!("play {mv}")]);
+        assert!(!check.contains("invalidmove"), "{limit}: {mv}");
+    }
+}

@@ -130,6 +130,7 @@ pub struct Engine {
     /// others).
     pub weights: EvalWeights,
     features: Features,
+    lmr_divisor: f64,
     tt: Option<Tt>,
     heuristics: Vec<Heuristics>,
 }
@@ -154,6 +155,7 @@ impl Engine {
             options,
             weights: EvalWeights::DEFAULT,
             features: Features::DEFAULT,
+            lmr_divisor: params::LMR_DIVISOR,
             tt: None,
             heuristics: Vec::new(),
         }
@@ -184,6 +186,12 @@ impl Engine {
     /// Chooses the forward-pruning techniques one by one.
     pub fn set_features(&mut self, features: Features) {
         self.features = features;
+    }
+
+    /// Sets the late-move reduction divisor (smaller reduces more); for
+    /// A/B matches of that parameter.
+    pub fn set_lmr_divisor(&mut self, divisor: f64) {
+        self.lmr_divisor = divisor.max(0.1);
     }
 
     /// The forward-pruning techniques in use.
@@ -264,6 +272,7 @@ impl Engine {
             repetition_draw: self.options.repetition_draw,
             weights: self.weights.clone(),
             node_limit: limits.nodes,
+            lmr_divisor: self.lmr_divisor,
         };
         let (main_heur, helper_heurs) = self.heuristics[..threads].split_at_mut(1);
         let main_heur = &mut main_heur[0];

@@ -174,7 +174,7 @@ pub const LMR_MIN_MOVES: usize = 3;
 /// plies, rounded down.
 pub const LMR_BASE: f64 = 0.75;
 /// See [`LMR_BASE`].
-pub const LMR_DIVISOR: f64 = 2.25;
+pub const LMR_DIVISOR: f64 = 1.5;
 
 /// Null-move pruning: from this depth on.
 pub const NULL_MIN_DEPTH: i32 = 3;

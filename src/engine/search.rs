@@ -94,6 +94,8 @@ pub struct Config {
     pub weights: EvalWeights,
     /// Node budget (checked by the main worker).
     pub node_limit: Option<u64>,
+    /// Late-move reduction divisor (normally [`params::LMR_DIVISOR`]).
+    pub lmr_divisor: f64,
 }
 
 /// A root move and what the last iterations said about it.
@@ -110,11 +112,11 @@ pub struct RootMove {
 }
 
 /// Late-move reductions, `[depth][moves searched]`, in plies.
-fn lmr_table() -> [[u8; 64]; 64] {
+fn lmr_table(divisor: f64) -> [[u8; 64]; 64] {
     let mut t = [[0u8; 64]; 64];
     for (d, row) in t.iter_mut().enumerate().skip(1) {
         for (m, r) in row.iter_mut().enumerate().skip(1) {
-            let v = params::LMR_BASE + (d as f64).ln() * (m as f64).ln() / params::LMR_DIVISOR;
+            let v = params::LMR_BASE + (d as f64).ln() * (m as f64).ln() / divisor;
             *r = v.max(0.0) as u8;
         }
     }
@@ -179,7 +181,7 @@ impl<'a> Worker<'a> {
             killers: Box::new([[None; 2]; STACK]),
             pv: Box::new([[None; STACK]; STACK]),
             pv_len: Box::new([0; STACK]),
-            lmr: Box::new(lmr_table()),
+            lmr: Box::new(lmr_table(cfg.lmr_divisor)),
             root_moves: root_moves
                 .iter()
                 .map(|&mv| RootMove {

@@ -48,6 +48,8 @@ pub struct Player {
     pub nodes: u64,
     /// Time per move instead of the node budget, when set.
     pub move_time: Option<std::time::Duration>,
+    /// Late-move reduction divisor, when not the default.
+    pub lmr_divisor: Option<f64>,
 }
 
 /// A finished game.
@@ -81,6 +83,9 @@ pub fn play_game(
         });
         e.weights = p.weights.clone();
         e.set_features(p.features);
+        if let Some(d) = p.lmr_divisor {
+            e.set_lmr_divisor(d);
+        }
         e
     });
     let stop = AtomicBool::new(false);
