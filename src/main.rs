@@ -50,6 +50,9 @@ enum Command {
         /// Node budget per move for B (default: A's).
         #[arg(long)]
         b_nodes: Option<u64>,
+        /// Search threads for B (A uses one).
+        #[arg(long, default_value_t = 1)]
+        b_threads: usize,
         /// Late-move reduction divisor for B (smaller reduces more).
         #[arg(long)]
         b_lmr_divisor: Option<f64>,
@@ -95,9 +98,13 @@ enum Command {
         /// Adam iterations.
         #[arg(long, default_value_t = 2_000)]
         iterations: usize,
-        /// Ridge pull toward the current weights (per centi-liberty²).
+        /// Ridge pull toward the start weights (per centi-liberty²).
         #[arg(long, default_value_t = 1e-7)]
         ridge: f64,
+        /// Start (and, when generating, play) from the current DEFAULT
+        /// weights instead of the hand-picked ones: a second tuning round.
+        #[arg(long)]
+        from_default: bool,
     },
     /// Search the fixed bench positions at a fixed depth (one thread unless
     /// --threads is given, cleared tables) and print the node counts; the
@@ -135,6 +142,7 @@ fn main() -> ExitCode {
             b_nodes,
             movetime_ms,
             b_lmr_divisor,
+            b_threads,
             b_flip_null,
             b_flip_lmr,
             b_flip_rfp,
@@ -155,6 +163,7 @@ fn main() -> ExitCode {
                 nodes,
                 move_time: movetime_ms.map(std::time::Duration::from_millis),
                 lmr_divisor: None,
+                threads: 1,
             };
             let b = Player {
                 weights: if b_hand_picked {
@@ -171,6 +180,7 @@ fn main() -> ExitCode {
                 nodes: b_nodes.unwrap_or(nodes),
                 move_time: movetime_ms.map(std::time::Duration::from_millis),
                 lmr_divisor: b_lmr_divisor,
+                threads: b_threads,
             };
             let (points, games, _) = play_match(gt, &a, &b, pairs, seed, |r, s| {
                 println!("{s}\t{}", r.game_string);
@@ -189,7 +199,16 @@ fn main() -> ExitCode {
             seed,
             iterations,
             ridge,
-        }) => match run_tune(&data, generate, nodes, seed, iterations, ridge) {
+            from_default,
+        }) => match run_tune(
+            &data,
+            generate,
+            nodes,
+            seed,
+            iterations,
+            ridge,
+            from_default,
+        ) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("error: {e}");
@@ -250,25 +269,36 @@ fn run_tune(
     seed: u64,
     iterations: usize,
     ridge: f64,
+    from_default: bool,
 ) -> Result<(), String> {
     use waggle::engine::{EvalWeights, Features};
     use waggle::tools::selfplay::{play_game, Rng};
     use waggle::tools::tune;
     if let Some(games) = generate {
-        // The data and the fit start from the hand-picked weights, so this
-        // command reproduces the committed DEFAULT weights.
+        // Round one plays and fits from the hand-picked weights with every
+        // pruning technique on (null move included), as the committed
+        // tuning/selfplay.txt was made; round two (--from-default) plays
+        // the engine as it is.
         let player = waggle::tools::selfplay::Player {
-            weights: EvalWeights::HAND_PICKED,
-            // The committed data was played with every pruning technique on
-            // (null move included); keep it so the command reproduces it.
-            features: Features::ALL,
+            weights: if from_default {
+                EvalWeights::DEFAULT
+            } else {
+                EvalWeights::HAND_PICKED
+            },
+            features: if from_default {
+                Features::DEFAULT
+            } else {
+                Features::ALL
+            },
             nodes,
             move_time: None,
             lmr_divisor: None,
+            threads: 1,
         };
         let mut rng = Rng::new(seed);
+        let round = if from_default { " --from-default" } else { "" };
         let mut text = format!(
-            "# waggle tune --generate {games} --nodes {nodes} --seed {seed}: self-play games,\n\
+            "# waggle tune --generate {games} --nodes {nodes} --seed {seed}{round}: self-play games,\n\
              # 6 random opening plies, then {nodes}-node searches; White's score<TAB>GameString.\n"
         );
         for i in 0..games {
@@ -288,7 +318,11 @@ fn run_tune(
     }
     let text = std::fs::read_to_string(data).map_err(|e| format!("{data}: {e}"))?;
     let (train, test) = tune::samples(&text, 6)?;
-    let start = EvalWeights::HAND_PICKED;
+    let start = if from_default {
+        EvalWeights::DEFAULT
+    } else {
+        EvalWeights::HAND_PICKED
+    };
     let w0: Vec<f64> = start.to_vec().into_iter().map(f64::from).collect();
     let scale = tune::fit_scale(&train, &w0);
     println!(

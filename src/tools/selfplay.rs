@@ -50,6 +50,8 @@ pub struct Player {
     pub move_time: Option<std::time::Duration>,
     /// Late-move reduction divisor, when not the default.
     pub lmr_divisor: Option<f64>,
+    /// Search threads.
+    pub threads: usize,
 }
 
 /// A finished game.
@@ -77,7 +79,7 @@ pub fn play_game(
     let mut game = Game::new(game_type, Rules::default(), true);
     let mut engines = [white, black].map(|p| {
         let mut e = Engine::new(EngineOptions {
-            threads: 1,
+            threads: p.threads.max(1),
             hash_mb: 16,
             repetition_draw: true,
         });
