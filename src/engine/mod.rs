@@ -266,6 +266,7 @@ impl Engine {
             stop,
             abort: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
+            helper_best: std::sync::Mutex::new(None),
         };
         let cfg = Config {
             features: self.features,
@@ -287,7 +288,7 @@ impl Engine {
                     .spawn_scoped(s, move || {
                         let mut w = Worker::new(i + 1, pos, shared, cfg, heur, None, root);
                         w.order_root();
-                        helper_loop(&mut w, max_depth);
+                        helper_loop(&mut w, max_depth, shared);
                         w.flush_nodes();
                     });
                 // A helper that cannot start only costs speed.
@@ -322,6 +323,18 @@ impl Engine {
                 }
             }
         });
+        // A helper that completed a deeper iteration than the main worker
+        // (or reached the depth limit first) has the better answer.
+        let helper = shared
+            .helper_best
+            .lock()
+            .ok()
+            .and_then(|mut h| h.take())
+            .filter(|h| h.depth > depth && root.contains(&h.best_move));
+        let (best_move, score, depth, pv) = match helper {
+            Some(h) => (h.best_move, h.score, h.depth, h.pv),
+            None => (best_move, score, depth, pv),
+        };
         SearchResult {
             best_move,
             score,
@@ -383,13 +396,29 @@ fn main_loop(
 
 /// Iterative deepening on a helper: half the helpers run one ply ahead so
 /// that the threads spread over two depths; they stop when the main worker
-/// raises `abort`.
-fn helper_loop(w: &mut Worker<'_>, max_depth: u32) {
+/// raises `abort`. Each completed iteration deeper than any other helper's
+/// is recorded in `shared.helper_best`; a helper that completes the depth
+/// limit ends the whole search, so a fixed-depth search takes as long as
+/// its fastest thread.
+fn helper_loop(w: &mut Worker<'_>, max_depth: u32, shared: &Shared<'_>) {
     let skew = (w.id % 2) as u32;
     let mut depth = 1 + skew;
     while depth <= max_depth {
         if !w.iterate(depth as i32) {
             break;
+        }
+        if let Ok(mut best) = shared.helper_best.lock() {
+            if best.as_ref().map_or(true, |b| b.depth < depth) {
+                *best = Some(search::HelperResult {
+                    depth,
+                    best_move: w.best_move(),
+                    score: w.best_score,
+                    pv: w.best_pv.clone(),
+                });
+            }
+        }
+        if depth == max_depth {
+            shared.abort.store(true, Ordering::Relaxed);
         }
         depth += 1;
     }

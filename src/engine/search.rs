@@ -42,6 +42,22 @@ pub struct Shared<'a> {
     pub abort: AtomicBool,
     /// Nodes of all workers, flushed every [`CHECK_EVERY`] nodes.
     pub nodes: AtomicU64,
+    /// The deepest iteration a helper completed (locked once per helper
+    /// iteration, never inside the tree walk).
+    pub helper_best: std::sync::Mutex<Option<HelperResult>>,
+}
+
+/// A helper's completed iteration.
+#[derive(Clone, Debug)]
+pub struct HelperResult {
+    /// Depth completed.
+    pub depth: u32,
+    /// Its best root move.
+    pub best_move: Move,
+    /// Its score.
+    pub score: Score,
+    /// Its principal variation.
+    pub pv: Vec<Move>,
 }
 
 /// Which forward-pruning techniques a search uses. All off, the search
