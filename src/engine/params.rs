@@ -215,7 +215,7 @@ pub const HISTORY_MAX: i32 = 8_192;
 
 /// Time management: fraction of a fixed `bestmove time` after which no new
 /// iteration starts.
-pub const SOFT_FRACTION: f64 = 0.5;
+pub const SOFT_FRACTION: f64 = 0.65;
 /// Time management: safety margin kept from a fixed move time, in ms
 /// (thread joins, output, process scheduling).
 pub const MOVE_OVERHEAD_MS: u64 = 50;
