@@ -8,7 +8,7 @@
 //!
 //! Extensions beyond UHP: `perft [N]` (Mzinga's output format) and `help`.
 
-use crate::engine::{is_decisive, Engine, EngineOptions, Limits, SearchInfo, MATE};
+use crate::engine::{is_decisive, Clock, Engine, EngineOptions, Limits, SearchInfo, MATE};
 use crate::hive::game::{Game, PlayError};
 use crate::hive::notation;
 use crate::hive::perft::perft_until;
@@ -56,6 +56,7 @@ struct Settings {
     tournament_opening: bool,
     repetition_draw: bool,
     report_intermediate: bool,
+    verbose: bool,
     engine: EngineOptions,
 }
 
@@ -99,6 +100,7 @@ impl<W: Write> UhpServer<W> {
             tournament_opening: true,
             repetition_draw: true,
             report_intermediate: false,
+            verbose: false,
             engine: engine.clone(),
         };
         UhpServer {
@@ -282,11 +284,15 @@ impl<W: Write> UhpServer<W> {
         self.engine.options = self.settings.engine.clone();
         self.engine.options.repetition_draw = self.settings.repetition_draw;
         let report = self.settings.report_intermediate;
+        let verbose = self.settings.verbose;
         let interrupt = Arc::clone(&self.interrupt);
         interrupt.stop.store(false, Ordering::SeqCst);
         interrupt.busy.store(true, Ordering::SeqCst);
         let out = &mut self.out;
         let mut on_iteration = |info: &SearchInfo| {
+            if verbose {
+                eprintln!("{}", verbose_line(&pos, info));
+            }
             if report {
                 if let Some(&first) = info.pv.first() {
                     let mut line = format!(
@@ -356,6 +362,7 @@ impl<W: Write> UhpServer<W> {
             "ReportIntermediateBestMoves" => {
                 bool_line(name, s.report_intermediate, d.report_intermediate)
             }
+            "Verbose" => bool_line(name, s.verbose, d.verbose),
             "Threads" => format!(
                 "{name};int;{};{};1;{MAX_THREADS}",
                 s.engine.threads, d.engine.threads
@@ -398,6 +405,7 @@ impl<W: Write> UhpServer<W> {
                 }
             }
             "ReportIntermediateBestMoves" => self.settings.report_intermediate = as_bool()?,
+            "Verbose" => self.settings.verbose = as_bool()?,
             "Threads" => self.settings.engine.threads = as_int(MAX_THREADS)?,
             "HashMB" => self.settings.engine.hash_mb = as_int(MAX_HASH_MB)?,
             _ => unreachable!("option names come from OPTION_NAMES"),
@@ -463,12 +471,13 @@ fn one_line(reason: &str) -> String {
     out
 }
 
-const OPTION_NAMES: [&str; 5] = [
+const OPTION_NAMES: [&str; 6] = [
     "HashMB",
     "RepetitionDraw",
     "ReportIntermediateBestMoves",
     "Threads",
     "TournamentOpening",
+    "Verbose",
 ];
 
 fn find_option(name: &str) -> Result<&'static str, Failure> {
@@ -495,7 +504,39 @@ fn format_score(score: i32) -> String {
     }
 }
 
-/// Parses the arguments of `bestmove`: `time [d.]hh:mm:ss[.f]` or `depth N`.
+/// One `Verbose` line (stderr): depth, score, nodes, nodes/s, time, PV.
+fn verbose_line(pos: &crate::hive::Position, info: &SearchInfo) -> String {
+    let ms = info.elapsed.as_millis();
+    let nps = (info.nodes as f64 / info.elapsed.as_secs_f64().max(1e-6)) as u64;
+    let mut line = format!(
+        "info depth {} score {} nodes {} nps {nps} time {ms} pv",
+        info.depth,
+        format_score(info.score),
+        info.nodes
+    );
+    let mut p = pos.clone();
+    for &m in &info.pv {
+        line.push(' ');
+        line.push_str(&notation::move_string(&p, m));
+        p.make(m);
+    }
+    line
+}
+
+/// Parses the arguments of `bestmove`.
+///
+/// * `time [d.]hh:mm:ss[.f]` (UHP): answer within this time.
+/// * `depth N` (UHP): search N plies.
+/// * `nodes N` (extension): search about N nodes.
+/// * `clock <white_ms> <black_ms> [<white_inc_ms> <black_inc_ms>]`
+///   (extension, for tournaments with real game clocks): the time left on
+///   both clocks and the increment per move, in milliseconds. The engine
+///   budgets its move from the side to move's clock (about a 25th of the
+///   time left plus most of the increment, never more than a quarter of the
+///   time left), so it never loses on time with reasonable clocks.
+///
+/// # Errors
+/// A message for the `err` line when the arguments are not one of these.
 pub fn parse_limits(args: &str) -> Result<Limits, String> {
     let mut words = args.split_whitespace();
     let kind = words.next().map(|w| w.to_ascii_lowercase());
@@ -516,6 +557,52 @@ pub fn parse_limits(args: &str) -> Result<Limits, String> {
                 "'{v}' is not a depth: use a whole number from 0 to 64"
             )),
         },
+        (Some("nodes"), Some(v)) => match v.parse::<u64>() {
+            Ok(n) if n > 0 => Ok(Limits {
+                nodes: Some(n),
+                ..Limits::default()
+            }),
+            _ => Err(format!(
+                "'{v}' is not a node count: use a whole number above 0"
+            )),
+        },
+        (Some("clock"), Some(v)) => {
+            let rest: Vec<&str> = std::iter::once(v).chain(words).collect();
+            let ms: Vec<u64> = rest
+                .iter()
+                .map(|w| w.parse::<u64>())
+                .collect::<Result<_, _>>()
+                .map_err(|_| {
+                    format!(
+                        "'{}' is not a clock: use bestmove clock <white_ms> <black_ms> [<white_inc_ms> <black_inc_ms>]",
+                        rest.join(" ")
+                    )
+                })?;
+            let d = Duration::from_millis;
+            let clock = match ms.as_slice() {
+                [w, b] => Clock {
+                    white_time: d(*w),
+                    black_time: d(*b),
+                    ..Clock::default()
+                },
+                [w, b, wi, bi] => Clock {
+                    white_time: d(*w),
+                    black_time: d(*b),
+                    white_inc: d(*wi),
+                    black_inc: d(*bi),
+                },
+                _ => {
+                    return Err(
+                        "bestmove clock needs 2 or 4 numbers: <white_ms> <black_ms> [<white_inc_ms> <black_inc_ms>]"
+                            .into(),
+                    )
+                }
+            };
+            Ok(Limits {
+                clock: Some(clock),
+                ..Limits::default()
+            })
+        }
         _ => Err("bestmove needs a limit: 'bestmove time hh:mm:ss' or 'bestmove depth N'".into()),
     }
 }
@@ -555,6 +642,27 @@ pub fn parse_time(s: &str) -> Option<Duration> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn clock_and_nodes_limits_parse() {
+        let l = parse_limits("clock 60000 55000 1000 2000").expect("valid");
+        let c = l.clock.expect("clock");
+        assert_eq!(c.white_time, Duration::from_secs(60));
+        assert_eq!(c.black_inc, Duration::from_secs(2));
+        let l = parse_limits("clock 1000 2000").expect("valid");
+        assert_eq!(l.clock.expect("clock").white_inc, Duration::ZERO);
+        assert_eq!(parse_limits("nodes 5000").expect("valid").nodes, Some(5000));
+        for bad in [
+            "clock",
+            "clock 1",
+            "clock 1 2 3",
+            "clock a b",
+            "nodes 0",
+            "nodes x",
+        ] {
+            assert!(parse_limits(bad).is_err(), "{bad}");
+        }
+    }
 
     #[test]
     fn times_parse_like_dotnet_timespans() {

@@ -2,10 +2,39 @@
 //!
 //! The protocol layer talks to the engine only through [`Engine`]:
 //! `new_game`, `search(position, limits, stop, on_iteration)`.
+//!
+//! * [`search`]: the tree walk (PVS, iterative deepening, aspiration);
+//! * [`tt`]: the shared transposition table;
+//! * [`ordering`]: move ordering;
+//! * [`eval`] and [`params`]: the evaluation and every tuned number;
+//! * [`time`](mod@time): deadlines;
+//! * [`bench`]: the fixed-depth node-count signature.
+//!
+//! Threads (Lazy SMP): [`Engine::search`] runs one worker per thread inside
+//! `std::thread::scope`. Helpers search the same root with the shared table
+//! and stop when the main worker (which owns the clock and the answer) is
+//! done.
 
-use crate::hive::{Color, Move, MoveList, Outcome, Position};
-use std::sync::atomic::{AtomicBool, Ordering};
+pub mod bench;
+pub mod eval;
+pub mod ordering;
+pub mod params;
+pub mod search;
+pub mod time;
+pub mod tt;
+
+pub use eval::{evaluate, evaluate_with};
+pub use params::EvalWeights;
+pub use search::Features;
+pub use time::Clock;
+
+use crate::hive::{Move, MoveList, Position};
+use ordering::Heuristics;
+use search::{Config, Shared, Worker, WORKER_STACK_BYTES};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
+use time::TimeManager;
+use tt::Tt;
 
 /// A search score in centi-queen-liberties (see the evaluation), from the
 /// side to move's point of view. Wins are `MATE - plies`, losses `-MATE + plies`.
@@ -34,6 +63,9 @@ pub struct Limits {
     /// Search only these root moves (all legal moves when `None`); used for
     /// MultiPV by excluding the moves already reported.
     pub root_moves: Option<Vec<Move>>,
+    /// A game clock (time left and increments of both sides); the engine
+    /// budgets the move from the side to move's entries.
+    pub clock: Option<Clock>,
 }
 
 /// Engine settings that the protocol layer exposes as options.
@@ -90,25 +122,100 @@ pub struct SearchResult {
 }
 
 /// The search engine: owns tables that persist between searches.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Engine {
     /// Current settings.
     pub options: EngineOptions,
+    /// Evaluation weights (the defaults unless a tuner or a match sets
+    /// others).
+    pub weights: EvalWeights,
+    features: Features,
+    lmr_divisor: f64,
+    tt: Option<Tt>,
+    heuristics: Vec<Heuristics>,
+}
+
+impl Default for Engine {
+    fn default() -> Self {
+        Engine::new(EngineOptions::default())
+    }
+}
+
+impl std::fmt::Debug for Heuristics {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Heuristics")
+    }
 }
 
 impl Engine {
     /// A new engine with the given options. Cheap: tables are allocated on
     /// the first search.
     pub fn new(options: EngineOptions) -> Engine {
-        Engine { options }
+        Engine {
+            options,
+            weights: EvalWeights::DEFAULT,
+            features: Features::DEFAULT,
+            lmr_divisor: params::LMR_DIVISOR,
+            tt: None,
+            heuristics: Vec::new(),
+        }
     }
 
-    /// Forgets everything learned from earlier searches.
-    pub fn new_game(&mut self) {}
+    /// Forgets everything learned from earlier searches (table, history,
+    /// countermoves).
+    pub fn new_game(&mut self) {
+        if let Some(tt) = self.tt.as_mut() {
+            tt.clear();
+        }
+        for h in &mut self.heuristics {
+            h.clear();
+        }
+    }
+
+    /// Switches forward pruning, reductions and extensions on (as the
+    /// engine plays, [`Features::DEFAULT`]) or off. Off, the search returns
+    /// the exact negamax score at a fixed depth: tests use that.
+    pub fn set_pruning(&mut self, on: bool) {
+        self.features = if on {
+            Features::DEFAULT
+        } else {
+            Features::NONE
+        };
+    }
+
+    /// Chooses the forward-pruning techniques one by one.
+    pub fn set_features(&mut self, features: Features) {
+        self.features = features;
+    }
+
+    /// Sets the late-move reduction divisor (smaller reduces more); for
+    /// A/B matches of that parameter.
+    pub fn set_lmr_divisor(&mut self, divisor: f64) {
+        self.lmr_divisor = divisor.max(0.1);
+    }
+
+    /// The forward-pruning techniques in use.
+    pub fn features(&self) -> Features {
+        self.features
+    }
+
+    fn prepare_tables(&mut self) {
+        let mb = self.options.hash_mb.max(1);
+        if self.tt.as_ref().is_none_or(|t| t.size_mb() != mb) {
+            self.tt = None;
+            self.tt = Some(Tt::new(mb));
+        }
+        let threads = self.options.threads.max(1);
+        while self.heuristics.len() < threads {
+            self.heuristics.push(Heuristics::default());
+        }
+    }
 
     /// Searches `pos` within `limits`, or until `stop` is raised, and
     /// returns the best move found. Calls `on_iteration` after each
-    /// completed depth.
+    /// completed depth. The answer is always a legal move (`Pass` when that
+    /// is the only one); if `limits.root_moves` keeps none of the legal
+    /// moves, it is ignored.
     pub fn search(
         &mut self,
         pos: &Position,
@@ -117,149 +224,202 @@ impl Engine {
         on_iteration: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
         let start = Instant::now();
-        let mut pos = pos.clone();
-        let mut root = MoveList::new();
-        pos.generate_moves(&mut root);
+        let mut legal = MoveList::new();
+        pos.generate_moves(&mut legal);
+        let mut root: Vec<Move> = legal.iter().copied().collect();
         if let Some(only) = &limits.root_moves {
-            let kept: MoveList = root.iter().copied().filter(|m| only.contains(m)).collect();
+            let kept: Vec<Move> = root.iter().copied().filter(|m| only.contains(m)).collect();
             if !kept.is_empty() {
                 root = kept;
             }
         }
-        let mut result = SearchResult {
-            best_move: root[0],
-            score: 0,
-            depth: 0,
-            nodes: 0,
-            pv: vec![root[0]],
-        };
-        let max_depth = limits.depth.unwrap_or(64);
-        let deadline = limits.time.map(|t| start + t.mul_f64(0.9));
-        let mut s = Simple {
-            nodes: 0,
-            stop,
-            deadline,
-            node_limit: limits.nodes,
-            aborted: false,
-            repetition_draw: self.options.repetition_draw,
-            root_ply: pos.ply(),
-        };
-        for depth in 1..=max_depth {
-            let mut best = None;
-            let mut alpha = -MATE - 1;
-            for &mv in &root {
-                pos.make(mv);
-                let score = -s.negamax(&mut pos, depth - 1, -MATE - 1, -alpha, 1);
-                pos.unmake();
-                if s.aborted {
-                    break;
-                }
-                if score > alpha {
-                    alpha = score;
-                    best = Some(mv);
-                }
-            }
-            if s.aborted {
-                break;
-            }
-            if let Some(mv) = best {
-                result = SearchResult {
-                    best_move: mv,
-                    score: alpha,
-                    depth,
-                    nodes: s.nodes,
-                    pv: vec![mv],
-                };
-                on_iteration(&SearchInfo {
-                    depth,
-                    score: alpha,
-                    nodes: s.nodes,
-                    elapsed: start.elapsed(),
-                    pv: result.pv.clone(),
-                });
-            }
-            if is_decisive(alpha) {
-                break;
-            }
-        }
-        result.nodes = s.nodes;
-        result
-    }
-}
+        let clock = limits.clock.map(|c| match pos.side_to_move() {
+            crate::hive::Color::White => (c.white_time, c.white_inc),
+            crate::hive::Color::Black => (c.black_time, c.black_inc),
+        });
+        let tm = TimeManager::new(start, limits.time, clock);
+        let max_depth = limits
+            .depth
+            .unwrap_or(params::MAX_PLY as u32 - 1)
+            .clamp(1, params::MAX_PLY as u32 - 1);
 
-struct Simple<'a> {
-    nodes: u64,
-    stop: &'a AtomicBool,
-    deadline: Option<Instant>,
-    node_limit: Option<u64>,
-    aborted: bool,
-    repetition_draw: bool,
-    root_ply: u32,
-}
-
-impl Simple<'_> {
-    fn negamax(
-        &mut self,
-        pos: &mut Position,
-        depth: u32,
-        mut alpha: Score,
-        beta: Score,
-        ply: i32,
-    ) -> Score {
-        self.nodes += 1;
-        if self.nodes & 1023 == 0 {
-            let late = self.deadline.is_some_and(|d| Instant::now() >= d);
-            let over = self.node_limit.is_some_and(|n| self.nodes >= n);
-            if late || over || self.stop.load(Ordering::Relaxed) {
-                self.aborted = true;
-            }
-        }
-        if self.aborted {
-            return 0;
-        }
-        if let Some(outcome) = pos.surround_outcome() {
-            return match outcome {
-                Outcome::Draw => 0,
-                Outcome::Win(c) if c == pos.side_to_move() => MATE - ply,
-                Outcome::Win(_) => -MATE + ply,
+        // One legal move and a clock running: nothing to think about.
+        if root.len() == 1 && tm.is_timed() {
+            return SearchResult {
+                best_move: root[0],
+                score: 0,
+                depth: 0,
+                nodes: 0,
+                pv: vec![root[0]],
             };
         }
-        if self.repetition_draw && pos.repeated_since(self.root_ply.saturating_sub(0)) {
-            return 0;
-        }
-        if depth == 0 {
-            return evaluate(pos);
-        }
-        let mut moves = MoveList::new();
-        pos.generate_moves(&mut moves);
-        let mut best = -MATE - 1;
-        for &mv in &moves {
-            pos.make(mv);
-            let score = -self.negamax(pos, depth - 1, -beta, -alpha, ply + 1);
-            pos.unmake();
-            if score > best {
-                best = score;
+
+        self.prepare_tables();
+        let threads = self.options.threads.max(1);
+        let Some(tt) = self.tt.as_mut() else {
+            unreachable!("prepare_tables allocates the table")
+        };
+        tt.new_search();
+        let tt: &Tt = tt;
+        let shared = Shared {
+            tt,
+            stop,
+            abort: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+            helper_best: std::sync::Mutex::new(None),
+        };
+        let cfg = Config {
+            features: self.features,
+            repetition_draw: self.options.repetition_draw,
+            weights: self.weights.clone(),
+            node_limit: limits.nodes,
+            lmr_divisor: self.lmr_divisor,
+        };
+        let (main_heur, helper_heurs) = self.heuristics[..threads].split_at_mut(1);
+        let main_heur = &mut main_heur[0];
+        let (best_move, score, depth, pv) = std::thread::scope(|s| {
+            for (i, heur) in helper_heurs.iter_mut().enumerate() {
+                let shared = &shared;
+                let cfg = &cfg;
+                let root = &root;
+                let spawned = std::thread::Builder::new()
+                    .name(format!("waggle-helper-{}", i + 1))
+                    .stack_size(WORKER_STACK_BYTES)
+                    .spawn_scoped(s, move || {
+                        let mut w = Worker::new(i + 1, pos, shared, cfg, heur, None, root);
+                        w.order_root();
+                        helper_loop(&mut w, max_depth, shared);
+                        w.flush_nodes();
+                    });
+                // A helper that cannot start only costs speed.
+                drop(spawned);
             }
-            if score > alpha {
-                alpha = score;
+            let (tx, rx) = std::sync::mpsc::channel::<SearchInfo>();
+            let shared = &shared;
+            let cfg = &cfg;
+            let root = &root;
+            let main = std::thread::Builder::new()
+                .name("waggle-main".into())
+                .stack_size(WORKER_STACK_BYTES)
+                .spawn_scoped(s, move || {
+                    let mut w = Worker::new(0, pos, shared, cfg, main_heur, Some(tm), root);
+                    w.order_root();
+                    let answer = main_loop(&mut w, max_depth, &tm, &tx);
+                    shared.abort.store(true, Ordering::Relaxed);
+                    w.flush_nodes();
+                    answer
+                });
+            match main {
+                Ok(handle) => {
+                    // Progress arrives until the main worker drops its sender.
+                    while let Ok(info) = rx.recv() {
+                        on_iteration(&info);
+                    }
+                    handle.join().unwrap_or_else(|_| fallback(root))
+                }
+                Err(_) => {
+                    shared.abort.store(true, Ordering::Relaxed);
+                    fallback(root)
+                }
             }
-            if alpha >= beta {
-                break;
-            }
+        });
+        // A helper that completed a deeper iteration than the main worker
+        // (or reached the depth limit first) has the better answer.
+        let helper = shared
+            .helper_best
+            .lock()
+            .ok()
+            .and_then(|mut h| h.take())
+            .filter(|h| h.depth > depth && root.contains(&h.best_move));
+        let (best_move, score, depth, pv) = match helper {
+            Some(h) => (h.best_move, h.score, h.depth, h.pv),
+            None => (best_move, score, depth, pv),
+        };
+        SearchResult {
+            best_move,
+            score,
+            depth,
+            nodes: shared.nodes.load(Ordering::Relaxed),
+            pv,
         }
-        best
     }
 }
 
-/// A small evaluation: liberties around each Queen and mobility.
-pub fn evaluate(pos: &Position) -> Score {
-    let us = pos.side_to_move();
-    let mut score = 0;
-    for color in Color::ALL {
-        let sign = if color == us { 1 } else { -1 };
-        if let Some(q) = pos.queen(color) {
-            score -= sign * 100 * pos.occupied_neighbors(q) as Score;
+/// The answer when no search could run: the first legal move.
+fn fallback(root: &[Move]) -> (Move, Score, u32, Vec<Move>) {
+    let mv = root.first().copied().unwrap_or(Move::Pass);
+    (mv, 0, 0, vec![mv])
+}
+
+/// Iterative deepening on the main worker: owns the soft deadline, reports
+/// each completed iteration, and returns (move, score, depth, pv).
+fn main_loop(
+    w: &mut Worker<'_>,
+    max_depth: u32,
+    tm: &TimeManager,
+    report: &std::sync::mpsc::Sender<SearchInfo>,
+) -> (Move, Score, u32, Vec<Move>) {
+    for depth in 1..=max_depth {
+        if depth > 1 && tm.soft_expired() {
+            break;
+        }
+        let done = w.iterate(depth as i32);
+        if !done {
+            break;
+        }
+        w.flush_nodes();
+        let _ = report.send(SearchInfo {
+            depth,
+            score: w.best_score,
+            nodes: w.shared_nodes(),
+            elapsed: tm.elapsed(),
+            pv: w.best_pv.clone(),
+        });
+        // A forced result within the horizon will not change.
+        if is_decisive(w.best_score) && (MATE - w.best_score.abs()) as u32 <= depth {
+            break;
         }
     }
-    score
+    let mv = w.best_move();
+    let pv = if w.best_pv.is_empty() {
+        vec![mv]
+    } else {
+        w.best_pv.clone()
+    };
+    let score = if w.best_pv.is_empty() {
+        0
+    } else {
+        w.best_score
+    };
+    (mv, score, w.completed_depth, pv)
+}
+
+/// Iterative deepening on a helper: half the helpers run one ply ahead so
+/// that the threads spread over two depths; they stop when the main worker
+/// raises `abort`. Each completed iteration deeper than any other helper's
+/// is recorded in `shared.helper_best`; a helper that completes the depth
+/// limit ends the whole search, so a fixed-depth search takes as long as
+/// its fastest thread.
+fn helper_loop(w: &mut Worker<'_>, max_depth: u32, shared: &Shared<'_>) {
+    let skew = (w.id % 2) as u32;
+    let mut depth = 1 + skew;
+    while depth <= max_depth {
+        if !w.iterate(depth as i32) {
+            break;
+        }
+        if let Ok(mut best) = shared.helper_best.lock() {
+            if best.as_ref().is_none_or(|b| b.depth < depth) {
+                *best = Some(search::HelperResult {
+                    depth,
+                    best_move: w.best_move(),
+                    score: w.best_score,
+                    pv: w.best_pv.clone(),
+                });
+            }
+        }
+        if depth == max_depth {
+            shared.abort.store(true, Ordering::Relaxed);
+        }
+        depth += 1;
+    }
 }

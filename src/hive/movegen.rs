@@ -378,6 +378,14 @@ impl Position {
         }
     }
 
+    /// Number of ground slides a piece at `from` could make (its own cell
+    /// lifted), ignoring pins: a cheap mobility measure for the evaluation.
+    /// It equals a Queen's or Pillbug's slide count when she is free to move.
+    #[inline(always)]
+    pub fn slide_count(&self, from: Hex) -> u32 {
+        SLIDES[neighbor_mask(self.occupied(), from)].count_ones()
+    }
+
     /// Pillbug (or Mosquito-as-Pillbug) specials: lift an adjacent unstacked,
     /// unpinned piece that did not move last turn over the thrower onto an
     /// empty cell next to it, with the height gate on the lift and the drop.

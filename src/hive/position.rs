@@ -434,6 +434,12 @@ impl Position {
         self.history.iter().skip(since).any(|u| u.hash == self.hash)
     }
 
+    /// Reserves room for `additional` more moves in the game history, so a
+    /// search of that depth never reallocates inside its tree walk.
+    pub fn reserve_history(&mut self, additional: usize) {
+        self.history.reserve(additional);
+    }
+
     /// Recomputes the hash from scratch.
     pub fn compute_hash(&self) -> u64 {
         let mut h = 0;

@@ -6,6 +6,8 @@ pub mod arena;
 pub mod perft;
 pub mod pgn;
 pub mod rng;
+pub mod selfplay;
 pub mod stats;
+pub mod tune;
 pub mod uhp_client;
 pub mod uhp_diff;

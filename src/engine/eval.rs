@@ -1,0 +1,399 @@
+//! Static evaluation of a Hive position, from the side to move's view.
+//!
+//! Terms (weights and units in [`EvalWeights`]):
+//!
+//! * **Queen surround**: a growing penalty for each occupied cell around a
+//!   Queen, plus extra for enemy pieces there that cannot leave and a credit
+//!   for own pieces there that can (they may free the cell later).
+//! * **Queen escape**: how many slides the Queen has.
+//! * **Mobility**: each piece that is free to move (on top, not pinned by
+//!   the One Hive rule, owner's Queen placed, and for sliders at least one
+//!   slide) scores per insect; pinned or trapped pieces pay a penalty.
+//! * **Stacks**: Beetles (and Mosquitoes) on top of the hive, more on the
+//!   enemy Queen.
+//! * **Attackers**: free Ants, Beetles and Grasshoppers within two cells of
+//!   the enemy Queen.
+//! * **Hand**: pieces not yet placed keep options open.
+//! * **Expansions**: a free Pillbug next to its Queen guards her.
+//! * **Tempo**.
+//!
+//! One pass over the pieces plus one articulation-point pass: no move
+//! generation.
+
+use super::params::EvalWeights;
+use super::Score;
+use crate::hive::hex::CELLS;
+use crate::hive::{Bug, ByColor, Color, Hex, HexSet, Piece, Position};
+use arrayvec::ArrayVec;
+
+/// Evaluates `pos` with the default weights.
+pub fn evaluate(pos: &Position) -> Score {
+    evaluate_with(pos, &EvalWeights::DEFAULT)
+}
+
+/// Evaluates `pos` with the given weights, in centi-liberties for the side to
+/// move.
+pub fn evaluate_with(pos: &Position, w: &EvalWeights) -> Score {
+    let mut features = Features::default();
+    features.extract(pos);
+    features.score(w, pos.side_to_move())
+}
+
+/// The raw counts the evaluation weighs, per colour. Kept separate from the
+/// weights so that the tuner can fit them.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Features {
+    /// Occupied cells around the Queen (`None` when she is in hand).
+    pub queen_occupied: ByColor<Option<u8>>,
+    /// Enemy pieces around the Queen that cannot move away.
+    pub stuck_enemy_at_queen: ByColor<i32>,
+    /// Own pieces around the Queen that can move away.
+    pub free_own_at_queen: ByColor<i32>,
+    /// Slides the Queen has (0 if pinned or covered).
+    pub queen_slides: ByColor<i32>,
+    /// Free pieces per bug.
+    pub mobile: ByColor<[i32; 8]>,
+    /// Pieces in hand per bug.
+    pub in_hand: ByColor<[i32; 8]>,
+    /// Pinned or trapped ground pieces per bug.
+    pub pinned: ByColor<[i32; 8]>,
+    /// Beetles and Mosquitoes on top of a stack.
+    pub beetle_on_top: ByColor<i32>,
+    /// Beetles and Mosquitoes on top of the enemy Queen.
+    pub beetle_on_queen: ByColor<i32>,
+    /// Free Pillbug next to the own Queen.
+    pub pillbug_guard: ByColor<i32>,
+    /// Free Ants, Beetles, Grasshoppers within two cells of the enemy Queen.
+    pub attackers: ByColor<i32>,
+}
+
+impl Features {
+    /// Counts the features of `pos` (overwriting `self`).
+    pub fn extract(&mut self, pos: &Position) {
+        *self = Features::default();
+        let pinned = cut_cells(pos);
+        let queens = ByColor([pos.queen(Color::White), pos.queen(Color::Black)]);
+        // Cells within two steps of each Queen, for the attacker term.
+        let mut near: ByColor<HexSet> = ByColor([HexSet::new(), HexSet::new()]);
+        for color in Color::ALL {
+            if let Some(q) = queens[color] {
+                for n in q.neighbors() {
+                    for m in n.neighbors() {
+                        near[color].insert(m);
+                    }
+                }
+            }
+        }
+        for color in Color::ALL {
+            for bug in Bug::ALL {
+                self.in_hand[color][bug.index()] = i32::from(pos.in_hand(color, bug));
+            }
+        }
+        for piece in pos.pieces_on_board() {
+            let color = piece.color();
+            let bug = piece.bug();
+            let Some(hex) = pos.hex_of(piece) else {
+                continue;
+            };
+            if !pos.is_top(piece) {
+                continue;
+            }
+            let height = pos.height(hex);
+            let queen_down = queens[color].is_some();
+            let free = queen_down && (height > 1 || !pinned.contains(hex)) && {
+                match bug {
+                    Bug::Queen | Bug::Spider | Bug::Ant | Bug::Pillbug if height == 1 => {
+                        pos.slide_count(hex) > 0
+                    }
+                    _ => true,
+                }
+            };
+            if free {
+                self.mobile[color][bug.index()] += 1;
+                if matches!(bug, Bug::Ant | Bug::Beetle | Bug::Grasshopper)
+                    && near[color.opponent()].contains(hex)
+                {
+                    self.attackers[color] += 1;
+                }
+            } else if height == 1 {
+                self.pinned[color][bug.index()] += 1;
+            }
+            if height > 1 {
+                self.beetle_on_top[color] += 1;
+                if queens[color.opponent()] == Some(hex) {
+                    self.beetle_on_queen[color] += 1;
+                }
+            }
+            if bug == Bug::Queen {
+                self.queen_slides[color] = if free && height == 1 {
+                    pos.slide_count(hex) as i32
+                } else {
+                    0
+                };
+            }
+            if bug == Bug::Pillbug && height == 1 && queen_down {
+                if let Some(q) = queens[color] {
+                    if q.is_adjacent(hex) && !pinned.contains(hex) {
+                        self.pillbug_guard[color] += 1;
+                    }
+                }
+            }
+        }
+        for color in Color::ALL {
+            let Some(q) = queens[color] else { continue };
+            let mut occupied = 0u8;
+            for n in q.neighbors() {
+                let Some(top) = pos.top(n) else { continue };
+                occupied += 1;
+                let free = is_free(pos, &pinned, n, queens[top.color()].is_some());
+                if top.color() == color {
+                    if free {
+                        self.free_own_at_queen[color] += 1;
+                    }
+                } else if !free {
+                    self.stuck_enemy_at_queen[color] += 1;
+                }
+            }
+            self.queen_occupied[color] = Some(occupied);
+        }
+    }
+
+    /// The weighted sum for `us`.
+    pub fn score(&self, w: &EvalWeights, us: Color) -> Score {
+        let side = |c: Color| -> Score {
+            let mut s = 0;
+            if let Some(n) = self.queen_occupied[c] {
+                s -= w.queen_surround[usize::from(n.min(5))];
+            }
+            s -= w.stuck_enemy_at_queen * self.stuck_enemy_at_queen[c];
+            s += w.free_own_at_queen * self.free_own_at_queen[c];
+            s += w.queen_slide * self.queen_slides[c];
+            for b in 0..8 {
+                s += w.mobile[b] * self.mobile[c][b];
+                s += w.in_hand[b] * self.in_hand[c][b];
+                s -= w.pinned[b] * self.pinned[c][b];
+            }
+            s += w.beetle_on_top * self.beetle_on_top[c];
+            s += w.beetle_on_queen * self.beetle_on_queen[c];
+            s += w.pillbug_guard * self.pillbug_guard[c];
+            s += w.attacker_near_queen * self.attackers[c];
+            s
+        };
+        side(us) - side(us.opponent()) + w.tempo
+    }
+}
+
+impl Features {
+    /// The features as a vector matching [`EvalWeights::to_vec`], so that
+    /// `score(w, us) == dot(w.to_vec(), to_vec(us))`.
+    pub fn to_vec(&self, us: Color) -> Vec<i32> {
+        let them = us.opponent();
+        let mut v = vec![0; EvalWeights::LEN];
+        for (c, sign) in [(us, 1), (them, -1)] {
+            if let Some(n) = self.queen_occupied[c] {
+                v[usize::from(n.min(5))] -= sign;
+            }
+            v[6] -= sign * self.stuck_enemy_at_queen[c];
+            v[7] += sign * self.free_own_at_queen[c];
+            v[8] += sign * self.queen_slides[c];
+            for b in 0..8 {
+                v[9 + b] += sign * self.mobile[c][b];
+                v[17 + b] += sign * self.in_hand[c][b];
+                v[25 + b] -= sign * self.pinned[c][b];
+            }
+            v[33] += sign * self.beetle_on_top[c];
+            v[34] += sign * self.beetle_on_queen[c];
+            v[35] += sign * self.pillbug_guard[c];
+            v[36] += sign * self.attackers[c];
+        }
+        v[37] = 1;
+        v
+    }
+}
+
+/// The cut vertices of the hive (the cells whose ground piece is the only
+/// link between two parts), as [`Position::articulation_points`] computes
+/// them, but on a local graph of at most 32 cells with bitmask adjacency:
+/// no per-call clearing of a 1024-cell array, so it is several times faster
+/// at the leaves, where the evaluation runs.
+pub fn cut_cells(pos: &Position) -> HexSet {
+    let mut out = HexSet::new();
+    let occ = pos.occupied();
+    // One cell per top piece, found from the piece bitmask (cheaper than
+    // scanning the 1024-bit cell set).
+    let mut cells: ArrayVec<Hex, 32> = ArrayVec::new();
+    let mut local = [0u8; CELLS];
+    let mut bits = pos.on_board_mask();
+    while bits != 0 {
+        let i = bits.trailing_zeros() as usize;
+        bits &= bits - 1;
+        let Some(piece) = Piece::from_index(i) else {
+            continue;
+        };
+        if !pos.is_top(piece) {
+            continue;
+        }
+        let Some(h) = pos.hex_of(piece) else { continue };
+        local[h.index()] = cells.len() as u8;
+        if cells.try_push(h).is_err() {
+            // More stacks than pieces in any game type: cannot happen; fall
+            // back to the general routine rather than guess.
+            return pos.articulation_points();
+        }
+    }
+    let n = cells.len();
+    if n < 3 {
+        return out;
+    }
+    // Only entries of occupied cells are ever read from `local`.
+    let mut adj = [0u32; 32];
+    for (i, &c) in cells.iter().enumerate() {
+        for nb in c.neighbors() {
+            if occ.contains(nb) {
+                adj[i] |= 1 << local[nb.index()];
+            }
+        }
+    }
+    // Iterative Hopcroft–Tarjan from local vertex 0.
+    const NONE: u8 = u8::MAX;
+    let mut disc = [0u8; 32];
+    let mut low = [0u8; 32];
+    let mut parent = [NONE; 32];
+    let mut stack = [(0u8, 0u32); 32];
+    let mut sp = 1;
+    stack[0] = (0, adj[0]);
+    disc[0] = 1;
+    low[0] = 1;
+    let mut time = 1u8;
+    let mut root_children = 0;
+    let mut cut = 0u32;
+    while sp > 0 {
+        let (v, rem) = stack[sp - 1];
+        let v = usize::from(v);
+        if rem != 0 {
+            let u = rem.trailing_zeros() as usize;
+            stack[sp - 1].1 = rem & (rem - 1);
+            if disc[u] == 0 {
+                time += 1;
+                disc[u] = time;
+                low[u] = time;
+                parent[u] = v as u8;
+                if v == 0 {
+                    root_children += 1;
+                }
+                stack[sp] = (u as u8, adj[u]);
+                sp += 1;
+            } else if u as u8 != parent[v] && disc[u] < low[v] {
+                low[v] = disc[u];
+            }
+        } else {
+            sp -= 1;
+            let p = parent[v];
+            if p != NONE {
+                let p = usize::from(p);
+                if low[v] < low[p] {
+                    low[p] = low[v];
+                }
+                if p != 0 && low[v] >= disc[p] {
+                    cut |= 1 << p;
+                }
+            }
+        }
+    }
+    if root_children >= 2 {
+        cut |= 1;
+    }
+    while cut != 0 {
+        let i = cut.trailing_zeros() as usize;
+        cut &= cut - 1;
+        out.insert(cells[i]);
+    }
+    out
+}
+
+/// Whether the top piece at `hex` could move away (ignoring trapped sliders).
+#[inline(always)]
+fn is_free(pos: &Position, pinned: &HexSet, hex: Hex, queen_down: bool) -> bool {
+    queen_down && (pos.height(hex) > 1 || !pinned.contains(hex))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hive::game::Game;
+    use crate::hive::Rules;
+
+    fn pos(s: &str) -> Position {
+        Game::from_game_string(s, Rules::default(), true)
+            .expect("valid GameString")
+            .position()
+            .clone()
+    }
+
+    #[test]
+    fn start_position_is_balanced_but_for_tempo() {
+        let p = Position::new(crate::hive::GameType::BASE, Rules::default());
+        assert_eq!(evaluate(&p), EvalWeights::DEFAULT.tempo);
+    }
+
+    #[test]
+    fn a_crowded_queen_is_bad_for_her_owner() {
+        // From a self-play game: the side to move surrounds the enemy Queen
+        // next move.
+        let p = pos("Base;InProgress;Black[19];wS1;bG1 wS1/;wA1 -wS1;bQ bG1-;wQ wS1\\;bS1 \\bG1;wA1 bQ/;bA1 -bS1;wA2 -wS1;bA1 /wA2;wA3 wA1-;bS1 \\wA3;wA3 bQ\\;bA2 \\bG1;wA3 bA2/;bA3 bS1-;wQ wA2\\;bA1 \\wA2;wS2 /wA2;bA3 wQ\\;wS2 bA3\\;bS2 \\bA1;wG1 wS2\\;bS2 /wA2;wG1 \\bA1;bG2 -bS2;wG2 wA3/;bG2 wS1\\;wG2 /bA2;bB1 /bS2;wG2 /bB1;bB2 bG2-;wG3 /wG2;bB2 bG2;wG3 /bA2;bB2 wQ;wG3 wA1\\");
+        let mut f = Features::default();
+        f.extract(&p);
+        let us = p.side_to_move();
+        let theirs = f.queen_occupied[us.opponent()].expect("placed");
+        let ours = f.queen_occupied[us].expect("placed");
+        assert_eq!(theirs, 5);
+        assert!(ours < theirs);
+        assert!(evaluate(&p) > 0);
+    }
+
+    #[test]
+    fn cut_cells_agree_with_the_rules_layer_on_random_games() {
+        use crate::hive::{GameType, MoveList};
+        use crate::tools::selfplay::Rng;
+        let mut rng = Rng::new(3);
+        let mut checked = 0;
+        for game in 0..40 {
+            let gt = if game % 2 == 0 {
+                GameType::BASE
+            } else {
+                GameType::MLP
+            };
+            let mut p = Position::new(gt, Rules::default());
+            for _ in 0..60 {
+                assert_eq!(cut_cells(&p), p.articulation_points(), "{p:?}");
+                checked += 1;
+                if p.surround_outcome().is_some() {
+                    break;
+                }
+                let mut moves = MoveList::new();
+                p.generate_moves(&mut moves);
+                p.make(moves[rng.below(moves.len())]);
+            }
+        }
+        assert!(checked > 1000);
+    }
+
+    #[test]
+    fn the_score_is_antisymmetric_but_for_tempo() {
+        let p = pos("Base+MLP;InProgress;White[27];wA1;bM wA1/;wP -wA1;bS1 bM-;wQ /wP;bQ bS1-;wA2 wP\\;bS2 \\bM;wA3 wA1\\;bA1 \\bS1;wA3 bA1/;bS2 -wP;wQ /bS2;bL \\bS2;wA2 \\bL;bA2 -bA1;wM wP\\;bA2 wM\\;wA2 bL/;bA3 -bA1;bA2 wA1\\;bA3 /wM;bA2 bS2\\;bA3 wA1\\;wQ /bA2;bA3 /wQ;wM -bM;bG1 /bL;wA1 -bG1;bB1 bM\\;wA1 /bG1;bG2 -bL;wA2 bQ-;bL -wA1;wA2 \\bG2;bG3 -bL;wA2 bQ/;bG2 bG1\\;bA2 wM\\;bG1 wQ\\;wM \\bG3;bM bG1/;wB1 wA2-;bB2 -bA3;wA3 /bB2;bA1 wB1/;wB2 wB1\\;bP bM\\;wB2 wA2\\;bP bS2\\;wB2 bQ;bM wA1\\");
+        let mut f = Features::default();
+        f.extract(&p);
+        let w = EvalWeights::DEFAULT;
+        assert_eq!(
+            f.score(&w, Color::White) + f.score(&w, Color::Black),
+            2 * w.tempo
+        );
+        // The tuner's linear form agrees with the evaluation.
+        let wv = w.to_vec();
+        assert_eq!(EvalWeights::from_vec(&wv), Some(w.clone()));
+        for us in Color::ALL {
+            let dot: i32 = f.to_vec(us).iter().zip(&wv).map(|(a, b)| a * b).sum();
+            assert_eq!(dot, f.score(&w, us));
+        }
+    }
+}

@@ -1,0 +1,223 @@
+//! Every tuned number of the engine, with its unit, in one place.
+//!
+//! Scores are in *centi-liberties*: 100 is worth about one more filled cell
+//! around the enemy Queen in the middlegame. Evaluation weights live in
+//! [`EvalWeights`] so that the tuner and in-process matches can vary them at
+//! run time; [`EvalWeights::DEFAULT`] is what the engine plays with. Search
+//! constants are plain `const`s.
+
+use crate::hive::Bug;
+
+/// Evaluation weights. Every field is in centi-liberties per unit named in
+/// its comment; a term is added for the side to move and subtracted for the
+/// opponent.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EvalWeights {
+    /// Penalty for a Queen with `n` occupied neighbours, indexed by `n`
+    /// (0 to 5; 6 is a lost game and never evaluated).
+    pub queen_surround: [i32; 6],
+    /// Extra penalty per neighbour of a Queen held by an enemy piece that
+    /// cannot move (pinned, covered, or a stack the enemy owns): it will not
+    /// go away.
+    pub stuck_enemy_at_queen: i32,
+    /// Bonus per own piece next to the own Queen that can move away (it can
+    /// free a liberty when needed).
+    pub free_own_at_queen: i32,
+    /// Bonus per own Queen slide available (how easily she escapes).
+    pub queen_slide: i32,
+    /// Bonus per piece that is free to move, by bug (slot order of
+    /// [`Bug::ALL`]: Q S B G A M L P).
+    pub mobile: [i32; 8],
+    /// Bonus per piece still in hand, by bug (same order).
+    pub in_hand: [i32; 8],
+    /// Penalty per own ground piece pinned by the One Hive rule or trapped
+    /// (no slide for a sliding insect), by bug (same order).
+    pub pinned: [i32; 8],
+    /// Bonus per Beetle (or Mosquito) on top of a stack.
+    pub beetle_on_top: i32,
+    /// Bonus per Beetle (or Mosquito) on top of the enemy Queen (she is
+    /// frozen, and the cell above her is ours).
+    pub beetle_on_queen: i32,
+    /// Bonus for a Pillbug next to its own Queen, free to throw.
+    pub pillbug_guard: i32,
+    /// Bonus per own Ant, Beetle or Grasshopper that is free to move and
+    /// stands within two cells of the enemy Queen (ready to fill a liberty).
+    pub attacker_near_queen: i32,
+    /// Bonus for having the move.
+    pub tempo: i32,
+}
+
+impl EvalWeights {
+    /// The weights the engine plays with: fitted by
+    /// `waggle tune tuning/selfplay.txt --generate 600 --nodes 3000 --seed 2026 --ridge 1e-6`
+    /// (Texel method on 600 self-play games, half Base, half Base+MLP;
+    /// hold-out error 0.2127 → 0.2070), starting from
+    /// [`EvalWeights::HAND_PICKED`].
+    pub const DEFAULT: EvalWeights = EvalWeights {
+        queen_surround: [0, 30, 76, 165, 280, 478],
+        stuck_enemy_at_queen: 33,
+        free_own_at_queen: 11,
+        queen_slide: 12,
+        //       Q    S   B   G   A   M   L   P
+        mobile: [26, 11, 54, 36, 56, 41, 33, 22],
+        in_hand: [0, 9, 17, 15, 37, 22, 14, -6],
+        pinned: [-12, -1, 15, 6, 4, 4, 2, -9],
+        beetle_on_top: 26,
+        beetle_on_queen: 99,
+        pillbug_guard: 43,
+        attacker_near_queen: 32,
+        tempo: 20,
+    };
+
+    /// The hand-picked weights the tuner started from (kept for A/B
+    /// matches: `waggle selfplay --b-hand-picked`).
+    pub const HAND_PICKED: EvalWeights = EvalWeights {
+        queen_surround: [0, 30, 80, 160, 280, 480],
+        stuck_enemy_at_queen: 30,
+        free_own_at_queen: 15,
+        queen_slide: 10,
+        //       Q   S   B   G   A   M   L   P
+        mobile: [25, 20, 45, 35, 70, 45, 35, 20],
+        in_hand: [0, 10, 25, 15, 35, 25, 15, 10],
+        pinned: [0, 5, 10, 5, 15, 10, 5, 5],
+        beetle_on_top: 20,
+        beetle_on_queen: 90,
+        pillbug_guard: 40,
+        attacker_near_queen: 15,
+        tempo: 15,
+    };
+
+    /// Number of weights in [`EvalWeights::to_vec`].
+    pub const LEN: usize = 6 + 3 + 3 * 8 + 4 + 1;
+
+    /// The weights as a flat vector (the tuner's parameter order):
+    /// `queen_surround[0..6]`, `stuck_enemy_at_queen`, `free_own_at_queen`,
+    /// `queen_slide`, `mobile[0..8]`, `in_hand[0..8]`, `pinned[0..8]`,
+    /// `beetle_on_top`, `beetle_on_queen`, `pillbug_guard`,
+    /// `attacker_near_queen`, `tempo`.
+    pub fn to_vec(&self) -> Vec<i32> {
+        let mut v = Vec::with_capacity(Self::LEN);
+        v.extend_from_slice(&self.queen_surround);
+        v.push(self.stuck_enemy_at_queen);
+        v.push(self.free_own_at_queen);
+        v.push(self.queen_slide);
+        v.extend_from_slice(&self.mobile);
+        v.extend_from_slice(&self.in_hand);
+        v.extend_from_slice(&self.pinned);
+        v.push(self.beetle_on_top);
+        v.push(self.beetle_on_queen);
+        v.push(self.pillbug_guard);
+        v.push(self.attacker_near_queen);
+        v.push(self.tempo);
+        v
+    }
+
+    /// The inverse of [`EvalWeights::to_vec`]; `None` unless `v` has
+    /// [`EvalWeights::LEN`] entries.
+    pub fn from_vec(v: &[i32]) -> Option<EvalWeights> {
+        if v.len() != Self::LEN {
+            return None;
+        }
+        let arr8 = |i: usize| {
+            let mut a = [0; 8];
+            a.copy_from_slice(&v[i..i + 8]);
+            a
+        };
+        let mut queen_surround = [0; 6];
+        queen_surround.copy_from_slice(&v[0..6]);
+        Some(EvalWeights {
+            queen_surround,
+            stuck_enemy_at_queen: v[6],
+            free_own_at_queen: v[7],
+            queen_slide: v[8],
+            mobile: arr8(9),
+            in_hand: arr8(17),
+            pinned: arr8(25),
+            beetle_on_top: v[33],
+            beetle_on_queen: v[34],
+            pillbug_guard: v[35],
+            attacker_near_queen: v[36],
+            tempo: v[37],
+        })
+    }
+
+    /// The weight of `bug` in one of the per-bug tables.
+    #[inline(always)]
+    pub fn per_bug(table: &[i32; 8], bug: Bug) -> i32 {
+        table[bug.index()]
+    }
+}
+
+impl Default for EvalWeights {
+    fn default() -> Self {
+        EvalWeights::DEFAULT
+    }
+}
+
+/// Deepest ply the search reaches (root is ply 0). The stack has a margin
+/// beyond it so that `ply + 1` indexing never needs a bound check branch.
+pub const MAX_PLY: usize = 96;
+/// Extra search-stack entries beyond [`MAX_PLY`].
+pub const STACK_MARGIN: usize = 4;
+
+/// Aspiration window half-width at the first aspirated iteration, in
+/// centi-liberties.
+pub const ASPIRATION_WINDOW: i32 = 40;
+/// First iteration that uses an aspiration window.
+pub const ASPIRATION_MIN_DEPTH: i32 = 4;
+
+/// Late-move reductions: from this depth on.
+pub const LMR_MIN_DEPTH: i32 = 3;
+/// Late-move reductions: moves searched before reductions start.
+pub const LMR_MIN_MOVES: usize = 3;
+/// Late-move reductions: `r = LMR_BASE + ln(depth)·ln(moves)/LMR_DIVISOR`
+/// plies, rounded down.
+pub const LMR_BASE: f64 = 0.75;
+/// See [`LMR_BASE`].
+pub const LMR_DIVISOR: f64 = 1.5;
+
+/// Null-move pruning: from this depth on.
+pub const NULL_MIN_DEPTH: i32 = 3;
+/// Null-move pruning: reduction `NULL_BASE + depth / NULL_DIVISOR`, in plies.
+pub const NULL_BASE: i32 = 3;
+/// See [`NULL_BASE`].
+pub const NULL_DIVISOR: i32 = 4;
+
+/// Reverse futility pruning: deepest depth it applies at.
+pub const RFP_MAX_DEPTH: i32 = 3;
+/// Reverse futility pruning: margin per ply of depth, in centi-liberties.
+pub const RFP_MARGIN: i32 = 120;
+
+/// Move ordering scores (bigger first).
+pub mod order {
+    /// The transposition-table move.
+    pub const TT_MOVE: i32 = 1 << 30;
+    /// A move that surrounds the enemy Queen (wins at once).
+    pub const WINNING: i32 = 1 << 29;
+    /// First killer of the ply.
+    pub const KILLER_1: i32 = 1 << 24;
+    /// Second killer of the ply.
+    pub const KILLER_2: i32 = (1 << 24) - 1;
+    /// The countermove to the opponent's last move.
+    pub const COUNTER: i32 = (1 << 24) - 2;
+    /// Per cell around the enemy Queen the move fills.
+    pub const FILL_ENEMY_QUEEN: i32 = 12_000;
+    /// Per cell around the own Queen the move frees.
+    pub const FREE_OWN_QUEEN: i32 = 8_000;
+    /// Per cell around the own Queen the move fills (a penalty).
+    pub const FILL_OWN_QUEEN: i32 = -6_000;
+    /// A placement from hand (moves on the board are usually sharper).
+    pub const PLACEMENT: i32 = -2_000;
+}
+
+/// History scores saturate at this magnitude.
+pub const HISTORY_MAX: i32 = 8_192;
+
+/// Time management: fraction of a fixed `bestmove time` after which no new
+/// iteration starts.
+pub const SOFT_FRACTION: f64 = 0.65;
+/// Time management: safety margin kept from a fixed move time, in ms
+/// (thread joins, output, process scheduling).
+pub const MOVE_OVERHEAD_MS: u64 = 50;
+/// Time management with a clock: expected number of moves still to play.
+pub const CLOCK_MOVES_TO_GO: u64 = 25;

@@ -1,0 +1,616 @@
+//! The tree walk: negamax with principal-variation search, iterative
+//! deepening with aspiration windows, and the pruning that can be switched
+//! off for exactness tests (null move, reverse futility, late-move
+//! reductions).
+//!
+//! One [`Worker`] per thread. All workers share the transposition table, the
+//! stop flags and the node counter ([`Shared`]); the main worker (id 0) also
+//! owns the clock and the answer. Nothing in the tree walk allocates: move
+//! lists and their scores are `ArrayVec`s on the (large, see
+//! [`WORKER_STACK_BYTES`]) thread stack, and the PV table and killers are
+//! fixed arrays allocated once per search.
+
+use super::eval::evaluate_with;
+use super::ordering::{pick, score_moves, Heuristics, OrderContext};
+use super::params::{self, order, EvalWeights, MAX_PLY, STACK_MARGIN};
+use super::time::TimeManager;
+use super::tt::{Bound, Tt};
+use super::{is_decisive, Score, MATE};
+use crate::hive::{Color, Move, MoveList, Outcome, Position, MAX_MOVES};
+use arrayvec::ArrayVec;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+/// Bigger than any score: the initial window bound.
+pub const INFINITE: Score = MATE + 1;
+
+/// Stack size of a search thread. A node keeps a move list and its scores on
+/// the stack (about 15 KiB), and the search goes at most `MAX_PLY` deep.
+pub const WORKER_STACK_BYTES: usize = 64 << 20;
+
+/// Nodes between two looks at the clock and the stop flags.
+const CHECK_EVERY: u64 = 1024;
+
+const STACK: usize = MAX_PLY + STACK_MARGIN;
+
+/// What every worker of one search shares.
+pub struct Shared<'a> {
+    /// The transposition table.
+    pub tt: &'a Tt,
+    /// Raised from outside (SIGINT): answer now.
+    pub stop: &'a AtomicBool,
+    /// Raised by the main worker when it is done or out of time.
+    pub abort: AtomicBool,
+    /// Nodes of all workers, flushed every [`CHECK_EVERY`] nodes.
+    pub nodes: AtomicU64,
+    /// The deepest iteration a helper completed (locked once per helper
+    /// iteration, never inside the tree walk).
+    pub helper_best: std::sync::Mutex<Option<HelperResult>>,
+}
+
+/// A helper's completed iteration.
+#[derive(Clone, Debug)]
+pub struct HelperResult {
+    /// Depth completed.
+    pub depth: u32,
+    /// Its best root move.
+    pub best_move: Move,
+    /// Its score.
+    pub score: Score,
+    /// Its principal variation.
+    pub pv: Vec<Move>,
+}
+
+/// Which forward-pruning techniques a search uses. All off, the search
+/// returns the exact fixed-depth negamax score.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub struct Features {
+    /// Null-move pruning.
+    pub null_move: bool,
+    /// Reverse futility pruning.
+    pub rfp: bool,
+    /// Late-move reductions.
+    pub lmr: bool,
+    /// One ply more after a move that leaves the enemy Queen one free cell.
+    pub threat_extension: bool,
+}
+
+impl Features {
+    /// How the engine plays. Null-move pruning is off: at equal nodes it
+    /// lost 46.5/100 games to the same engine without it (two 20000-node
+    /// self-play runs, seeds 5 and 13), so it stays available for tests only.
+    pub const DEFAULT: Features = Features {
+        null_move: false,
+        rfp: true,
+        lmr: true,
+        threat_extension: true,
+    };
+    /// Everything on.
+    pub const ALL: Features = Features {
+        null_move: true,
+        rfp: true,
+        lmr: true,
+        threat_extension: true,
+    };
+    /// Everything off (exact search).
+    pub const NONE: Features = Features {
+        null_move: false,
+        rfp: false,
+        lmr: false,
+        threat_extension: false,
+    };
+}
+
+/// Settings of one search.
+pub struct Config {
+    /// Forward pruning and reductions (all off for exactness tests).
+    pub features: Features,
+    /// A repeated position on the search path is a draw.
+    pub repetition_draw: bool,
+    /// Evaluation weights.
+    pub weights: EvalWeights,
+    /// Node budget (checked by the main worker).
+    pub node_limit: Option<u64>,
+    /// Late-move reduction divisor (normally [`params::LMR_DIVISOR`]).
+    pub lmr_divisor: f64,
+}
+
+/// A root move and what the last iterations said about it.
+#[derive(Clone, Copy, Debug)]
+pub struct RootMove {
+    /// The move.
+    pub mv: Move,
+    /// Its score in the last iteration that searched it exactly, else
+    /// `-INFINITE`.
+    pub score: Score,
+    /// Order key: the score, or the previous one when the move was not
+    /// searched exactly.
+    pub order: Score,
+}
+
+/// Late-move reductions, `[depth][moves searched]`, in plies.
+fn lmr_table(divisor: f64) -> [[u8; 64]; 64] {
+    let mut t = [[0u8; 64]; 64];
+    for (d, row) in t.iter_mut().enumerate().skip(1) {
+        for (m, r) in row.iter_mut().enumerate().skip(1) {
+            let v = params::LMR_BASE + (d as f64).ln() * (m as f64).ln() / divisor;
+            *r = v.max(0.0) as u8;
+        }
+    }
+    t
+}
+
+/// One search thread.
+pub struct Worker<'a> {
+    /// 0 for the main worker.
+    pub id: usize,
+    pos: Position,
+    shared: &'a Shared<'a>,
+    cfg: &'a Config,
+    heur: &'a mut Heuristics,
+    tm: Option<TimeManager>,
+    /// Nodes searched by this worker.
+    pub nodes: u64,
+    unflushed: u64,
+    root_ply: u32,
+    /// Set when the search was cut short; scores after that are garbage.
+    pub aborted: bool,
+    killers: Box<[[Option<Move>; 2]; STACK]>,
+    pv: Box<[[Option<Move>; STACK]; STACK]>,
+    pv_len: Box<[usize; STACK]>,
+    lmr: Box<[[u8; 64]; 64]>,
+    /// The root moves, best first after each iteration.
+    pub root_moves: Vec<RootMove>,
+    /// Principal variation of the last completed (or adopted) result.
+    pub best_pv: Vec<Move>,
+    /// Score of [`Worker::best_pv`].
+    pub best_score: Score,
+    /// Depth of the last completed iteration.
+    pub completed_depth: u32,
+    root_depth: i32,
+}
+
+impl<'a> Worker<'a> {
+    /// A worker for `pos`; only the main worker gets a time manager.
+    pub fn new(
+        id: usize,
+        pos: &Position,
+        shared: &'a Shared<'a>,
+        cfg: &'a Config,
+        heur: &'a mut Heuristics,
+        tm: Option<TimeManager>,
+        root_moves: &[Move],
+    ) -> Self {
+        let mut pos = pos.clone();
+        pos.reserve_history(STACK + 8);
+        let root_ply = pos.ply();
+        Worker {
+            id,
+            pos,
+            shared,
+            cfg,
+            heur,
+            tm,
+            nodes: 0,
+            unflushed: 0,
+            root_ply,
+            aborted: false,
+            killers: Box::new([[None; 2]; STACK]),
+            pv: Box::new([[None; STACK]; STACK]),
+            pv_len: Box::new([0; STACK]),
+            lmr: Box::new(lmr_table(cfg.lmr_divisor)),
+            root_moves: root_moves
+                .iter()
+                .map(|&mv| RootMove {
+                    mv,
+                    score: -INFINITE,
+                    order: -INFINITE,
+                })
+                .collect(),
+            best_pv: Vec::with_capacity(STACK),
+            best_score: -INFINITE,
+            completed_depth: 0,
+            root_depth: 0,
+        }
+    }
+
+    /// Orders the root moves before the first iteration (TT move, then the
+    /// static order).
+    pub fn order_root(&mut self) {
+        let mut list = MoveList::new();
+        for rm in &self.root_moves {
+            list.push(rm.mv);
+        }
+        let tt_move = self
+            .shared
+            .tt
+            .probe(self.pos.hash(), 0)
+            .and_then(|h| h.mv)
+            .filter(|m| list.contains(m));
+        let ctx = OrderContext {
+            tt_move,
+            killers: [None; 2],
+            counter: None,
+        };
+        let mut scores = ArrayVec::new();
+        score_moves(&self.pos, &list, &ctx, self.heur, &mut scores);
+        for (rm, s) in self.root_moves.iter_mut().zip(scores.iter()) {
+            rm.order = *s;
+        }
+        self.root_moves.sort_by_key(|r| std::cmp::Reverse(r.order));
+    }
+
+    /// Nodes of all workers flushed so far.
+    pub fn shared_nodes(&self) -> u64 {
+        self.shared.nodes.load(Ordering::Relaxed)
+    }
+
+    /// Adds the unflushed node count to the shared counter.
+    pub fn flush_nodes(&mut self) {
+        self.shared
+            .nodes
+            .fetch_add(self.unflushed, Ordering::Relaxed);
+        self.unflushed = 0;
+    }
+
+    #[inline]
+    fn check_stop(&mut self) {
+        self.flush_nodes();
+        if self.shared.stop.load(Ordering::Relaxed) || self.shared.abort.load(Ordering::Relaxed) {
+            self.aborted = true;
+            return;
+        }
+        if self.id == 0 {
+            let out_of_time = self.tm.as_ref().is_some_and(|tm| tm.hard_expired());
+            let out_of_nodes = self
+                .cfg
+                .node_limit
+                .is_some_and(|n| self.shared.nodes.load(Ordering::Relaxed) >= n);
+            if out_of_time || out_of_nodes {
+                self.aborted = true;
+                self.shared.abort.store(true, Ordering::Relaxed);
+            }
+        }
+    }
+
+    /// One iteration at `depth` with an aspiration window around the
+    /// previous score. Returns `false` when aborted before any usable result.
+    pub fn iterate(&mut self, depth: i32) -> bool {
+        let prev = self.best_score;
+        let mut delta = params::ASPIRATION_WINDOW;
+        let (mut alpha, mut beta) = if depth >= params::ASPIRATION_MIN_DEPTH && !is_decisive(prev) {
+            ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
+        } else {
+            (-INFINITE, INFINITE)
+        };
+        loop {
+            let score = self.search_root(depth, alpha, beta);
+            if self.aborted {
+                return false;
+            }
+            if score <= alpha && alpha > -INFINITE {
+                beta = (alpha + beta) / 2;
+                alpha = (score - delta).max(-INFINITE);
+                delta *= 2;
+            } else if score >= beta && beta < INFINITE {
+                beta = (score + delta).min(INFINITE);
+                delta *= 2;
+            } else {
+                self.completed_depth = depth as u32;
+                return true;
+            }
+        }
+    }
+
+    /// Searches the root moves; records the best move and PV whenever a
+    /// move beats `alpha` with a full (not aborted) result.
+    fn search_root(&mut self, depth: i32, mut alpha: Score, beta: Score) -> Score {
+        self.root_depth = depth;
+        let original_alpha = alpha;
+        self.pv_len[0] = 0;
+        let mut best = -INFINITE;
+        let mut best_move = None;
+        for rm in self.root_moves.iter_mut() {
+            rm.score = -INFINITE;
+        }
+        for i in 0..self.root_moves.len() {
+            let mv = self.root_moves[i].mv;
+            self.pos.make(mv);
+            self.nodes += 1;
+            self.unflushed += 1;
+            let score = if i == 0 {
+                -self.negamax(depth - 1, -beta, -alpha, 1, true)
+            } else {
+                let s = -self.negamax(depth - 1, -alpha - 1, -alpha, 1, true);
+                if s > alpha && s < beta && !self.aborted {
+                    -self.negamax(depth - 1, -beta, -alpha, 1, true)
+                } else {
+                    s
+                }
+            };
+            self.pos.unmake();
+            if self.aborted {
+                break;
+            }
+            if score > best {
+                best = score;
+                best_move = Some(mv);
+                if score > alpha {
+                    alpha = score;
+                    self.root_moves[i].score = score;
+                    self.update_pv(0, mv);
+                    if score > original_alpha {
+                        self.adopt_pv(score);
+                    }
+                }
+            }
+            if alpha >= beta {
+                break;
+            }
+        }
+        // Best first; a move that fell below alpha keeps its old rank.
+        for rm in self.root_moves.iter_mut() {
+            if rm.score > -INFINITE {
+                rm.order = rm.score;
+            } else {
+                rm.order = rm.order.min(best - 1);
+            }
+        }
+        if let Some(mv) = best_move {
+            if let Some(pos) = self.root_moves.iter().position(|r| r.mv == mv) {
+                let rm = self.root_moves.remove(pos);
+                self.root_moves.insert(0, rm);
+            }
+        }
+        if !self.aborted {
+            self.root_moves[1..].sort_by_key(|r| std::cmp::Reverse(r.order));
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best > original_alpha {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.shared
+                .tt
+                .store(self.pos.hash(), 0, best_move, best, depth, bound);
+        }
+        best
+    }
+
+    fn adopt_pv(&mut self, score: Score) {
+        self.best_score = score;
+        self.best_pv.clear();
+        let len = self.pv_len[0];
+        self.best_pv
+            .extend(self.pv[0][..len].iter().map_while(|m| *m));
+    }
+
+    #[inline(always)]
+    fn update_pv(&mut self, ply: usize, mv: Move) {
+        let child = ply + 1;
+        let child_len = if child < STACK { self.pv_len[child] } else { 0 };
+        self.pv[ply][0] = Some(mv);
+        for i in 0..child_len.min(STACK - 1) {
+            self.pv[ply][i + 1] = self.pv[child][i];
+        }
+        self.pv_len[ply] = (child_len + 1).min(STACK);
+    }
+
+    fn negamax(
+        &mut self,
+        depth: i32,
+        mut alpha: Score,
+        mut beta: Score,
+        ply: usize,
+        null_allowed: bool,
+    ) -> Score {
+        self.pv_len[ply] = 0;
+        if self.unflushed >= CHECK_EVERY {
+            self.check_stop();
+        }
+        if self.aborted {
+            return 0;
+        }
+        let pv_node = beta - alpha > 1;
+
+        if let Some(outcome) = self.pos.surround_outcome() {
+            return match outcome {
+                Outcome::Draw => 0,
+                Outcome::Win(c) if c == self.pos.side_to_move() => MATE - ply as Score,
+                Outcome::Win(_) => -MATE + ply as Score,
+            };
+        }
+        if self.cfg.repetition_draw
+            && (self.pos.repeated_since(self.root_ply) || self.pos.is_threefold())
+        {
+            return 0;
+        }
+        if depth <= 0 || ply >= MAX_PLY {
+            return evaluate_with(&self.pos, &self.cfg.weights);
+        }
+        // Mate distance pruning: no line from here beats a win right now.
+        alpha = alpha.max(-MATE + ply as Score);
+        beta = beta.min(MATE - ply as Score - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+
+        let hash = self.pos.hash();
+        let tt_hit = self.shared.tt.probe(hash, ply);
+        if let Some(hit) = tt_hit {
+            if !pv_node && hit.depth >= depth {
+                let cut = match hit.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => hit.score >= beta,
+                    Bound::Upper => hit.score <= alpha,
+                };
+                if cut {
+                    return hit.score;
+                }
+            }
+        }
+
+        let us = self.pos.side_to_move();
+        let f = self.cfg.features;
+        if (f.rfp || f.null_move) && !pv_node {
+            let static_eval = evaluate_with(&self.pos, &self.cfg.weights);
+            // Reverse futility: far above beta near the leaves.
+            if f.rfp
+                && depth <= params::RFP_MAX_DEPTH
+                && !is_decisive(beta)
+                && static_eval - params::RFP_MARGIN * depth >= beta
+            {
+                return static_eval;
+            }
+            // Null move: let the opponent move twice; if we still hold beta,
+            // a real move will too.
+            if f.null_move
+                && null_allowed
+                && depth >= params::NULL_MIN_DEPTH
+                && static_eval >= beta
+                && !is_decisive(beta)
+                && self.pos.queen(us).is_some()
+                && has_own_piece_free_to_move(&self.pos, us)
+            {
+                let r = params::NULL_BASE + depth / params::NULL_DIVISOR;
+                self.pos.make(Move::Pass);
+                self.nodes += 1;
+                self.unflushed += 1;
+                let s = -self.negamax(depth - 1 - r, -beta, -beta + 1, ply + 1, false);
+                self.pos.unmake();
+                if self.aborted {
+                    return 0;
+                }
+                if s >= beta {
+                    return if is_decisive(s) { beta } else { s };
+                }
+            }
+        }
+
+        let mut moves = MoveList::new();
+        self.pos.generate_moves(&mut moves);
+        let prev = self.pos.last_move();
+        let ctx = OrderContext {
+            tt_move: tt_hit.and_then(|h| h.mv).filter(|m| moves.contains(m)),
+            killers: self.killers[ply],
+            counter: self.heur.counter(prev),
+        };
+        let mut scores: ArrayVec<i32, MAX_MOVES> = ArrayVec::new();
+        score_moves(&self.pos, &moves, &ctx, self.heur, &mut scores);
+
+        let them = us.opponent();
+        let their_free_before = self
+            .pos
+            .queen(them)
+            .map_or(0, |q| 6 - self.pos.occupied_neighbors(q));
+        let original_alpha = alpha;
+        let mut best = -INFINITE;
+        let mut best_move = None;
+        for i in 0..moves.len() {
+            let searched = i;
+            let mv = pick(&mut moves, &mut scores, i);
+            let move_order = scores[i];
+            self.pos.make(mv);
+            self.nodes += 1;
+            self.unflushed += 1;
+            let mut new_depth = depth - 1;
+            // Surround threat: the move leaves the enemy Queen one free cell
+            // (and did not before); look one ply further, as chess engines
+            // extend checks. Bounded by the root depth so lines stay finite.
+            if f.threat_extension
+                && their_free_before > 1
+                && (ply as i32) < 2 * self.root_depth
+                && self
+                    .pos
+                    .queen(them)
+                    .is_some_and(|q| self.pos.occupied_neighbors(q) == 5)
+            {
+                new_depth += 1;
+            }
+            let score = if searched == 0 {
+                -self.negamax(new_depth, -beta, -alpha, ply + 1, true)
+            } else {
+                let mut r = 0;
+                if f.lmr
+                    && depth >= params::LMR_MIN_DEPTH
+                    && searched >= params::LMR_MIN_MOVES
+                    && move_order < order::COUNTER
+                {
+                    r = i32::from(self.lmr[(depth as usize).min(63)][searched.min(63)]);
+                    if pv_node {
+                        r -= 1;
+                    }
+                    r = r.clamp(0, new_depth - 1);
+                }
+                let mut s = -self.negamax(new_depth - r, -alpha - 1, -alpha, ply + 1, true);
+                if r > 0 && s > alpha && !self.aborted {
+                    s = -self.negamax(new_depth, -alpha - 1, -alpha, ply + 1, true);
+                }
+                if pv_node && s > alpha && s < beta && !self.aborted {
+                    s = -self.negamax(new_depth, -beta, -alpha, ply + 1, true);
+                }
+                s
+            };
+            self.pos.unmake();
+            if self.aborted {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = Some(mv);
+                    alpha = score;
+                    if pv_node {
+                        self.update_pv(ply, mv);
+                    }
+                    if alpha >= beta {
+                        self.on_cutoff(mv, prev, ply, depth, &moves[..i]);
+                        break;
+                    }
+                }
+            }
+        }
+
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.shared
+            .tt
+            .store(hash, ply, best_move, best, depth, bound);
+        best
+    }
+
+    /// Killers, history and countermove after `mv` refuted the node; the
+    /// moves tried before it get a history malus.
+    fn on_cutoff(&mut self, mv: Move, prev: Option<Move>, ply: usize, depth: i32, tried: &[Move]) {
+        if self.killers[ply][0] != Some(mv) {
+            self.killers[ply][1] = self.killers[ply][0];
+            self.killers[ply][0] = Some(mv);
+        }
+        let bonus = (32 * depth * depth).min(2048);
+        self.heur.update_history(mv, bonus);
+        for &m in tried {
+            self.heur.update_history(m, -bonus);
+        }
+        self.heur.set_counter(prev, mv);
+    }
+
+    /// The best root move found so far.
+    pub fn best_move(&self) -> Move {
+        self.best_pv
+            .first()
+            .copied()
+            .unwrap_or(self.root_moves[0].mv)
+    }
+}
+
+/// Whether `color` has a top piece on the board (a cheap guard so that a
+/// null move is not tried where passing is the normal state of affairs).
+fn has_own_piece_free_to_move(pos: &Position, color: Color) -> bool {
+    pos.pieces_on_board()
+        .any(|p| p.color() == color && pos.is_top(p))
+}

@@ -1,0 +1,382 @@
+//! The transposition table, shared by all search threads.
+//!
+//! # Layout
+//!
+//! The table is a power-of-two-free array of clusters; a position's cluster is
+//! `(hash · clusters) >> 64` (Lemire's multiply-shift, so any size works). A
+//! cluster holds [`CLUSTER`] entries of 16 bytes:
+//!
+//! ```text
+//! Entry = { check: u64, data: u64 },   check = hash ^ data
+//!
+//! data bit  63      58 57  56 55       48 47              32 31  27 26            0
+//!          +----------+------+-----------+------------------+------+---------------+
+//!          | age (6)  |bound |  depth u8 |   score i16      | 0    | move (27)     |
+//!          +----------+------+-----------+------------------+------+---------------+
+//!
+//! move bit  26 25 24     20 19        10 9          0
+//!          +-----+---------+------------+------------+
+//!          |kind | piece(5)|  from (10) |   to (10)  |   kind: 0 none, 1 place,
+//!          +-----+---------+------------+------------+         2 move, 3 pass
+//! ```
+//!
+//! `bound` is 1 for an upper bound, 2 for a lower bound, 3 for an exact score
+//! (0 marks an empty entry). Mate scores are stored relative to the node
+//! (distance from the node, not the root) and converted back on probe.
+//!
+//! # Races
+//!
+//! Threads read and write entries with relaxed atomic loads and stores and no
+//! locks, on purpose (Hyatt and Mann's "lockless transposition table"): two
+//! threads may write the same entry at once and leave a `check` from one and
+//! a `data` from the other. Storing `hash ^ data` instead of the hash makes
+//! such a torn entry fail the key test on the next probe, so it reads as a
+//! miss. A wrong-but-consistent entry can still appear on a 64-bit key
+//! collision; the search therefore uses a stored move only after finding it in
+//! the freshly generated legal moves, and a bad score costs accuracy, never
+//! legality.
+//!
+//! # Replacement
+//!
+//! A store goes to the entry of the same position if the cluster has one,
+//! else to the entry with the lowest `depth - 4 · age distance`, so deep
+//! results of the current search survive and old searches make room.
+
+use super::Score;
+use crate::hive::{Hex, Move, Piece};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Entries per cluster.
+pub const CLUSTER: usize = 4;
+
+/// How a stored score bounds the true score.
+#[derive(Copy, Clone, Eq, PartialEq, Debug)]
+pub enum Bound {
+    /// The true score is at most the stored score (fail low).
+    Upper = 1,
+    /// The true score is at least the stored score (fail high).
+    Lower = 2,
+    /// The stored score is exact.
+    Exact = 3,
+}
+
+/// What a probe finds.
+#[derive(Copy, Clone, Eq, PartialEq, Debug)]
+pub struct TtHit {
+    /// The best (or refuting) move, not yet checked for legality.
+    pub mv: Option<Move>,
+    /// Score relative to the probing node (mate distances already adjusted).
+    pub score: Score,
+    /// Remaining depth the score was searched to.
+    pub depth: i32,
+    /// Bound type.
+    pub bound: Bound,
+}
+
+/// One table slot: 16 bytes, two relaxed atomics.
+#[derive(Default, Debug)]
+struct Entry {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+const _: () = assert!(std::mem::size_of::<Entry>() == 16);
+
+/// Encodes a move into the 27 low bits of an entry (0 = no move).
+pub fn encode_move(mv: Option<Move>) -> u32 {
+    match mv {
+        None => 0,
+        Some(Move::Pass) => 3 << 25,
+        Some(Move::Place { piece, to }) => {
+            (1 << 25) | ((piece.index() as u32) << 20) | to.index() as u32
+        }
+        Some(Move::Move { piece, from, to }) => {
+            (2 << 25)
+                | ((piece.index() as u32) << 20)
+                | ((from.index() as u32) << 10)
+                | to.index() as u32
+        }
+    }
+}
+
+/// Decodes [`encode_move`]'s bits; `None` for "no move" or garbage.
+pub fn decode_move(bits: u32) -> Option<Move> {
+    let piece = || Piece::from_index(((bits >> 20) & 31) as usize);
+    let from = || Hex::new(((bits >> 10) & 1023) as u16);
+    let to = || Hex::new((bits & 1023) as u16);
+    match (bits >> 25) & 3 {
+        1 => Some(Move::Place {
+            piece: piece()?,
+            to: to()?,
+        }),
+        2 => Some(Move::Move {
+            piece: piece()?,
+            from: from()?,
+            to: to()?,
+        }),
+        3 => Some(Move::Pass),
+        _ => None,
+    }
+}
+
+fn pack(mv: Option<Move>, score: Score, depth: i32, bound: Bound, age: u8) -> u64 {
+    let score = score.clamp(i16::MIN as i32, i16::MAX as i32) as i16;
+    u64::from(encode_move(mv))
+        | (u64::from(score as u16) << 32)
+        | (u64::from(depth.clamp(0, 255) as u8) << 48)
+        | ((bound as u64) << 56)
+        | (u64::from(age & 63) << 58)
+}
+
+fn unpack(data: u64) -> Option<(Option<Move>, Score, i32, Bound, u8)> {
+    let bound = match (data >> 56) & 3 {
+        1 => Bound::Upper,
+        2 => Bound::Lower,
+        3 => Bound::Exact,
+        _ => return None,
+    };
+    let mv = decode_move(data as u32 & ((1 << 27) - 1));
+    let score = i32::from((data >> 32) as u16 as i16);
+    let depth = i32::from((data >> 48) as u8);
+    let age = ((data >> 58) & 63) as u8;
+    Some((mv, score, depth, bound, age))
+}
+
+/// Mate scores count plies from the root in the search but from the node in
+/// the table.
+fn score_to_tt(score: Score, ply: usize) -> Score {
+    if score >= super::MATE_BOUND {
+        score + ply as Score
+    } else if score <= -super::MATE_BOUND {
+        score - ply as Score
+    } else {
+        score
+    }
+}
+
+fn score_from_tt(score: Score, ply: usize) -> Score {
+    if score >= super::MATE_BOUND {
+        score - ply as Score
+    } else if score <= -super::MATE_BOUND {
+        score + ply as Score
+    } else {
+        score
+    }
+}
+
+/// The shared transposition table.
+#[derive(Debug, Default)]
+pub struct Tt {
+    entries: Vec<Entry>,
+    clusters: u64,
+    age: u8,
+}
+
+impl Tt {
+    /// A table of at most `mb` MiB (at least one cluster).
+    pub fn new(mb: usize) -> Tt {
+        let bytes = mb.max(1) * 1024 * 1024;
+        let clusters = (bytes / (16 * CLUSTER)).max(1);
+        let entries = std::iter::repeat_with(Entry::default)
+            .take(clusters * CLUSTER)
+            .collect();
+        Tt {
+            entries,
+            clusters: clusters as u64,
+            age: 0,
+        }
+    }
+
+    /// Size in MiB (as requested, rounded down to whole clusters).
+    pub fn size_mb(&self) -> usize {
+        self.entries.len() * 16 / (1024 * 1024)
+    }
+
+    /// Empties the table.
+    pub fn clear(&mut self) {
+        for e in &mut self.entries {
+            *e.check.get_mut() = 0;
+            *e.data.get_mut() = 0;
+        }
+        self.age = 0;
+    }
+
+    /// Starts a new search: entries from earlier searches become older.
+    pub fn new_search(&mut self) {
+        self.age = (self.age + 1) & 63;
+    }
+
+    #[inline(always)]
+    fn cluster(&self, hash: u64) -> &[Entry] {
+        let i = ((u128::from(hash) * u128::from(self.clusters)) >> 64) as usize * CLUSTER;
+        &self.entries[i..i + CLUSTER]
+    }
+
+    /// Looks `hash` up; `ply` converts mate scores to root distance.
+    #[inline]
+    pub fn probe(&self, hash: u64, ply: usize) -> Option<TtHit> {
+        for e in self.cluster(hash) {
+            let data = e.data.load(Ordering::Relaxed);
+            let check = e.check.load(Ordering::Relaxed);
+            if check ^ data == hash {
+                let (mv, score, depth, bound, _) = unpack(data)?;
+                return Some(TtHit {
+                    mv,
+                    score: score_from_tt(score, ply),
+                    depth,
+                    bound,
+                });
+            }
+        }
+        None
+    }
+
+    /// Stores a search result for `hash`.
+    #[inline]
+    pub fn store(
+        &self,
+        hash: u64,
+        ply: usize,
+        mv: Option<Move>,
+        score: Score,
+        depth: i32,
+        bound: Bound,
+    ) {
+        let cluster = self.cluster(hash);
+        let mut victim = 0;
+        let mut victim_worth = i32::MAX;
+        for (i, e) in cluster.iter().enumerate() {
+            let data = e.data.load(Ordering::Relaxed);
+            let check = e.check.load(Ordering::Relaxed);
+            let Some((old_mv, _, old_depth, old_bound, old_age)) = unpack(data) else {
+                // An empty slot: take it unless the position is stored later on.
+                if victim_worth > i32::MIN {
+                    victim = i;
+                    victim_worth = i32::MIN;
+                }
+                continue;
+            };
+            if check ^ data == hash {
+                // Same position: keep a deeper exact result of this search,
+                // and keep the old move when the new result has none.
+                if old_age == self.age
+                    && old_depth > depth + 2
+                    && old_bound == Bound::Exact
+                    && bound != Bound::Exact
+                {
+                    return;
+                }
+                let mv = mv.or(old_mv);
+                let data = pack(mv, score_to_tt(score, ply), depth, bound, self.age);
+                e.data.store(data, Ordering::Relaxed);
+                e.check.store(hash ^ data, Ordering::Relaxed);
+                return;
+            }
+            let age_distance = i32::from((self.age.wrapping_sub(old_age)) & 63);
+            let worth = old_depth - 4 * age_distance;
+            if worth < victim_worth {
+                victim = i;
+                victim_worth = worth;
+            }
+        }
+        let data = pack(mv, score_to_tt(score, ply), depth, bound, self.age);
+        let e = &cluster[victim];
+        e.data.store(data, Ordering::Relaxed);
+        e.check.store(hash ^ data, Ordering::Relaxed);
+    }
+
+    /// Permille of the first thousand entries that belong to the current
+    /// search (UCI's "hashfull").
+    pub fn hashfull(&self) -> usize {
+        self.entries
+            .iter()
+            .take(1000)
+            .filter(|e| {
+                unpack(e.data.load(Ordering::Relaxed)).is_some_and(|(.., age)| age == self.age)
+            })
+            .count()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::MATE;
+
+    #[test]
+    fn moves_round_trip() {
+        let piece = Piece::from_index(17).unwrap();
+        let from = Hex::from_axial(3, -2);
+        let to = Hex::from_axial(-5, 7);
+        for mv in [
+            None,
+            Some(Move::Pass),
+            Some(Move::Place { piece, to }),
+            Some(Move::Move { piece, from, to }),
+        ] {
+            let bits = encode_move(mv);
+            assert!(bits < 1 << 27);
+            assert_eq!(decode_move(bits), mv);
+        }
+    }
+
+    #[test]
+    fn entries_round_trip_with_mate_distance() {
+        let tt = Tt::new(1);
+        let piece = Piece::from_index(3).unwrap();
+        let mv = Some(Move::Place {
+            piece,
+            to: Hex::ORIGIN,
+        });
+        for (score, bound, depth) in [
+            (-1234, Bound::Upper, 0),
+            (77, Bound::Exact, 9),
+            (MATE - 7, Bound::Lower, 200),
+            (-MATE + 9, Bound::Exact, 3),
+        ] {
+            let hash = 0x0123_4567_89ab_cdef_u64.wrapping_mul(score as u64 | 1);
+            tt.store(hash, 4, mv, score, depth, bound);
+            let hit = tt.probe(hash, 4).expect("stored");
+            assert_eq!(
+                (hit.mv, hit.score, hit.depth, hit.bound),
+                (mv, score, depth, bound)
+            );
+            // Seen two plies closer to the root, a mate is two plies nearer.
+            let closer = tt.probe(hash, 2).expect("stored").score;
+            if score >= crate::engine::MATE_BOUND {
+                assert_eq!(closer, score + 2);
+            } else if score <= -crate::engine::MATE_BOUND {
+                assert_eq!(closer, score - 2);
+            } else {
+                assert_eq!(closer, score);
+            }
+        }
+        assert_eq!(tt.probe(42, 0), None);
+    }
+
+    #[test]
+    fn torn_entries_read_as_misses() {
+        let tt = Tt::new(1);
+        tt.store(99, 0, Some(Move::Pass), 5, 3, Bound::Exact);
+        let e = &tt.cluster(99)[0];
+        e.data
+            .store(pack(None, 6, 3, Bound::Exact, 0), Ordering::Relaxed);
+        assert_eq!(tt.probe(99, 0), None);
+    }
+
+    #[test]
+    fn deeper_entries_survive_shallow_strangers() {
+        let tt = Tt::new(1);
+        let clusters = tt.clusters;
+        // Hashes that land in cluster 0: the top bits decide.
+        let hashes: Vec<u64> = (0..=CLUSTER as u64).map(|i| i + 1).collect();
+        assert!(hashes
+            .iter()
+            .all(|&h| (u128::from(h) * u128::from(clusters)) >> 64 == 0));
+        tt.store(hashes[0], 0, None, 1, 20, Bound::Exact);
+        for &h in &hashes[1..] {
+            tt.store(h, 0, None, 1, 1, Bound::Exact);
+        }
+        assert_eq!(tt.probe(hashes[0], 0).map(|h| h.depth), Some(20));
+    }
+}

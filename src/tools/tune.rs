@@ -1,0 +1,192 @@
+//! `waggle tune`: Texel-style fitting of the evaluation weights.
+//!
+//! 1. Data: self-play games (see [`crate::tools::selfplay`]) at a fixed node
+//!    budget, written as `score<TAB>GameString` lines (White's score: 1, 0.5
+//!    or 0). A committed data file makes the fit reproducible.
+//! 2. Samples: every position of every game after the random opening plies
+//!    and before the last two plies (whose result is already on the board),
+//!    as its evaluation features from White's view.
+//! 3. Fit: the evaluation is linear in its weights
+//!    ([`crate::engine::eval::Features::to_vec`]), so the predicted White
+//!    score is `sigmoid(w·x / S)`. `S` is fitted first with the start
+//!    weights fixed, then Adam minimises the mean squared error to the game
+//!    results plus a small ridge pull toward the start weights (pieces in
+//!    hand, free and pinned pieces are nearly collinear). One tenth of the
+//!    games is held out and its error reported before and after.
+
+use crate::engine::eval::Features;
+use crate::engine::EvalWeights;
+use crate::hive::game::Game;
+use crate::hive::{Color, Rules};
+
+/// One training position.
+#[derive(Clone, Debug)]
+pub struct Sample {
+    /// Features from White's view (tempo feature ±1 by side to move).
+    pub x: Vec<f64>,
+    /// White's game score.
+    pub result: f64,
+}
+
+/// Parses `score<TAB>GameString` lines into samples; the game index decides
+/// training (`false`) or hold-out (`true`) for every tenth game.
+///
+/// # Errors
+/// A line without a score, or a GameString that cannot be replayed.
+pub fn samples(data: &str, skip_plies: usize) -> Result<(Vec<Sample>, Vec<Sample>), String> {
+    let mut train = Vec::new();
+    let mut test = Vec::new();
+    for (i, line) in data.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let (score, gs) = line
+            .split_once('\t')
+            .ok_or_else(|| format!("line {}: expected score<TAB>GameString", i + 1))?;
+        let result: f64 = score
+            .trim()
+            .parse()
+            .map_err(|_| format!("line {}: bad score '{score}'", i + 1))?;
+        let game = Game::from_game_string(gs, Rules::default(), true)
+            .map_err(|e| format!("line {}: {e}", i + 1))?;
+        let moves: Vec<_> = game.position().moves().collect();
+        let mut g = Game::new(game.position().game_type(), Rules::default(), true);
+        let mut features = Features::default();
+        let out = if i % 10 == 9 { &mut test } else { &mut train };
+        for (ply, &mv) in moves.iter().enumerate() {
+            if ply >= skip_plies && ply + 2 < moves.len() {
+                let pos = g.position();
+                features.extract(pos);
+                let mut x: Vec<f64> = features
+                    .to_vec(Color::White)
+                    .into_iter()
+                    .map(f64::from)
+                    .collect();
+                let last = x.len() - 1;
+                x[last] = if pos.side_to_move() == Color::White {
+                    1.0
+                } else {
+                    -1.0
+                };
+                out.push(Sample { x, result });
+            }
+            g.play(mv)
+                .map_err(|e| format!("line {}: replay failed: {e:?}", i + 1))?;
+        }
+    }
+    Ok((train, test))
+}
+
+fn sigmoid(z: f64) -> f64 {
+    1.0 / (1.0 + (-z).exp())
+}
+
+fn dot(w: &[f64], x: &[f64]) -> f64 {
+    w.iter().zip(x).map(|(a, b)| a * b).sum()
+}
+
+/// Mean squared error of the predictions `sigmoid(w·x / scale)`.
+pub fn error(samples: &[Sample], w: &[f64], scale: f64) -> f64 {
+    let n = samples.len().max(1) as f64;
+    samples
+        .iter()
+        .map(|s| {
+            let p = sigmoid(dot(w, &s.x) / scale);
+            (s.result - p).powi(2)
+        })
+        .sum::<f64>()
+        / n
+}
+
+/// Fits the scale `S` for fixed weights (golden-section search on a log
+/// scale between 10 and 10 000 centi-liberties).
+pub fn fit_scale(samples: &[Sample], w: &[f64]) -> f64 {
+    let (mut lo, mut hi) = (10f64.ln(), 10_000f64.ln());
+    for _ in 0..60 {
+        let m1 = lo + (hi - lo) / 3.0;
+        let m2 = hi - (hi - lo) / 3.0;
+        if error(samples, w, m1.exp()) < error(samples, w, m2.exp()) {
+            hi = m2;
+        } else {
+            lo = m1;
+        }
+    }
+    ((lo + hi) / 2.0).exp()
+}
+
+/// Fits the weights with Adam; `queen_surround[0]` stays 0 (the reference
+/// of that table). Returns the fitted weights (rounded).
+pub fn fit(
+    samples: &[Sample],
+    start: &EvalWeights,
+    scale: f64,
+    iterations: usize,
+    ridge: f64,
+    mut progress: impl FnMut(usize, f64),
+) -> EvalWeights {
+    let w0: Vec<f64> = start.to_vec().into_iter().map(f64::from).collect();
+    let mut w = w0.clone();
+    let k = w.len();
+    let (mut m, mut v) = (vec![0.0; k], vec![0.0; k]);
+    let (b1, b2, lr, eps) = (0.9, 0.999, 2.0, 1e-8);
+    let n = samples.len().max(1) as f64;
+    for it in 1..=iterations {
+        let mut grad = vec![0.0; k];
+        for s in samples {
+            let p = sigmoid(dot(&w, &s.x) / scale);
+            let g = -2.0 * (s.result - p) * p * (1.0 - p) / scale;
+            for (gi, xi) in grad.iter_mut().zip(&s.x) {
+                *gi += g * xi;
+            }
+        }
+        for i in 0..k {
+            grad[i] = grad[i] / n + 2.0 * ridge * (w[i] - w0[i]);
+        }
+        grad[0] = 0.0;
+        for i in 0..k {
+            m[i] = b1 * m[i] + (1.0 - b1) * grad[i];
+            v[i] = b2 * v[i] + (1.0 - b2) * grad[i] * grad[i];
+            let mh = m[i] / (1.0 - b1.powi(it as i32));
+            let vh = v[i] / (1.0 - b2.powi(it as i32));
+            w[i] -= lr * mh / (vh.sqrt() + eps);
+        }
+        if it % 100 == 0 || it == iterations {
+            progress(it, error(samples, &w, scale));
+        }
+    }
+    let rounded: Vec<i32> = w.iter().map(|x| x.round() as i32).collect();
+    EvalWeights::from_vec(&rounded).unwrap_or_else(|| start.clone())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tools::selfplay::Rng;
+
+    #[test]
+    fn the_fit_moves_a_weight_toward_the_one_that_made_the_results() {
+        let start = EvalWeights::DEFAULT;
+        let mut truth = start.clone();
+        truth.mobile[0] = 80;
+        let wt: Vec<f64> = truth.to_vec().into_iter().map(f64::from).collect();
+        let scale = 300.0;
+        let mut rng = Rng::new(7);
+        let samples: Vec<Sample> = (0..600)
+            .map(|_| {
+                let x: Vec<f64> = (0..EvalWeights::LEN)
+                    .map(|_| rng.below(5) as f64 - 2.0)
+                    .collect();
+                let result = sigmoid(dot(&wt, &x) / scale);
+                Sample { x, result }
+            })
+            .collect();
+        let fitted = fit(&samples, &start, scale, 400, 0.0, |_, _| {});
+        let before = (start.mobile[0] - 80).abs();
+        let after = (fitted.mobile[0] - 80).abs();
+        assert!(after * 3 < before, "mobile[0] = {}", fitted.mobile[0]);
+        let w0: Vec<f64> = start.to_vec().into_iter().map(f64::from).collect();
+        let w1: Vec<f64> = fitted.to_vec().into_iter().map(f64::from).collect();
+        assert!(error(&samples, &w1, scale) < error(&samples, &w0, scale));
+    }
+}

@@ -1,0 +1,327 @@
+//! Search tests that do not depend on playing strength: exactness against
+//! a plain negamax oracle, Queen-surround tactics, a forced block, and
+//! reproducibility.
+//!
+//! The tactical positions come from Waggle's own self-play games (the same
+//! games as `bench-positions/bench.txt`), cut one and three plies before the
+//! winning surround, and at moves where nearly every move lets the opponent
+//! surround at once.
+
+use std::sync::atomic::AtomicBool;
+use waggle::engine::{evaluate, Engine, EngineOptions, Limits, Score, MATE};
+use waggle::hive::game::Game;
+use waggle::hive::{Move, MoveList, Outcome, Position, Rules};
+
+/// The side to move surrounds the enemy Queen with its next move.
+const WIN_IN_1: &[&str] = &[
+    "Base;InProgress;Black[19];wS1;bG1 wS1/;wA1 -wS1;bQ bG1-;wQ wS1\\;bS1 \\bG1;wA1 bQ/;bA1 -bS1;wA2 -wS1;bA1 /wA2;wA3 wA1-;bS1 \\wA3;wA3 bQ\\;bA2 \\bG1;wA3 bA2/;bA3 bS1-;wQ wA2\\;bA1 \\wA2;wS2 /wA2;bA3 wQ\\;wS2 bA3\\;bS2 \\bA1;wG1 wS2\\;bS2 /wA2;wG1 \\bA1;bG2 -bS2;wG2 wA3/;bG2 wS1\\;wG2 /bA2;bB1 /bS2;wG2 /bB1;bB2 bG2-;wG3 /wG2;bB2 bG2;wG3 /bA2;bB2 wQ;wG3 wA1\\",
+    "Base;InProgress;Black[19];wG1;bG1 -wG1;wA1 wG1-;bQ \\bG1;wQ \\wA1;bB1 /bG1;wA1 -bQ;bA1 /bB1;wA1 -bA1;bA2 bB1\\;wA2 wG1\\;bA2 wA2-;wA3 \\wQ;bA2 wA3/;wA2 -bQ;bA3 bB1\\;wA2 bA3\\;bG2 /bQ;wS1 \\wA1;bG2 wQ\\;wS1 -bQ;bB2 bG2-;wS2 -wS1;bB2 bG2/;wS2 -wA3;bB2 wQ;wA1 -wS2;bA1 bG1\\;wG1 bG2-;bS1 /bB2;wS2 bA2/;bA1 \\wG1;wA2 bA3-;bG3 -bB1;wG1 wS1\\;bQ /wA3;wA1 -wA3",
+    "Base;InProgress;White[21];wG1;bB1 \\wG1;wQ wG1-;bS1 \\bB1;wA1 /wG1;bQ \\bS1;wA2 wA1\\;bS2 bB1/;wA2 bS2/;bQ -wA2;wA1 \\bQ;bS2 wQ-;wA3 -wA1;bA1 bS2/;wA3 /wA1;bA2 bA1\\;wS1 -wA1;bA2 \\wS1;wS2 wA2/;bA1 wA2\\;wB1 wA1/;bA2 \\wB1;wS1 \\bA2;bA3 bS2-;wG2 \\wS2;bG1 bS2\\;wG2 /bA2;bA3 wG1\\;wB1 -wS2;bB2 bG1/;wG3 wS2/;bA3 \\wG3;wS1 /bA3;bA3 wG3/;wS2 bA3-;bG2 \\bB2;wB2 wS1\\;bG2 wQ\\;wB2 wA2;bG1 bA1\\",
+    "Base+MLP;InProgress;White[35];wA1;bM wA1/;wP -wA1;bS1 bM-;wQ /wP;bQ bS1-;wA2 wP\\;bS2 \\bM;wA3 wA1\\;bA1 \\bS1;wA3 bA1/;bS2 -wP;wQ /bS2;bL \\bS2;wA2 \\bL;bA2 -bA1;wM wP\\;bA2 wM\\;wA2 bL/;bA3 -bA1;bA2 wA1\\;bA3 /wM;bA2 bS2\\;bA3 wA1\\;wQ /bA2;bA3 /wQ;wM -bM;bG1 /bL;wA1 -bG1;bB1 bM\\;wA1 /bG1;bG2 -bL;wA2 bQ-;bL -wA1;wA2 \\bG2;bG3 -bL;wA2 bQ/;bG2 bG1\\;bA2 wM\\;bG1 wQ\\;wM \\bG3;bM bG1/;wB1 wA2-;bB2 -bA3;wA3 /bB2;bA1 wB1/;wB2 wB1\\;bP bM\\;wB2 wA2\\;bP bS2\\;wB2 bQ;bM wA1\\;bP wP\\;bA3 /bP;wP bS2/;bA1 -wA2;wG1 wA2\\;bA1 -bS2;wA2 \\bA1;bG1 -bS1;wG2 -wB1;bB1 bS1;wB2 bQ\\;bB1 bG1\\;wA3 -wG2;bG2 \\wA2;wG3 wG1\\;bB2 bM\\",
+    "Base+MLP;InProgress;White[22];wP;bS1 -wP;wB1 wP-;bS2 \\bS1;wQ wP\\;bQ /bS2;wA1 \\wB1;bS2 wA1/;wA2 wQ\\;bM bS2-;wA2 \\bQ;bM -bS2;wB1 /bM;bM -wB1;wA3 wA1\\;bS1 wQ\\;wA3 /bQ;bA1 bS1-;wG1 wA1\\;bA1 /wP;wG1 -bS2;bA1 bS2\\;wG2 -wA3;bA1 /wP;wA1 /bA1;bA2 /bS1;wA1 /bA2;bL /bA1;wA2 -bQ;bA3 bS1-;wG2 bQ\\;bM bQ;wA1 -wB1;bM wA1;bA1 wG1\\;bS2 \\bA3;bA1 bM\\;bA3 wG1-;wB2 /wA2;bL wA3\\;wB2 wA2;bA2 /wQ",
+    "Base+M;InProgress;Black[19];wM;bS1 wM/;wA1 -wM;bS2 bS1-;wQ wM\\;bQ \\bS1;wA1 bS2/;bA1 bS2\\;wA1 -bQ;bA1 /wQ;wA2 -wM;bS2 wQ\\;wA3 \\wA1;bG1 bA1\\;wA3 \\bQ;bG1 bS2/;wB1 -wA3;bA2 bS2\\;wA2 bA2\\;bA3 bG1\\;wA1 bA3-;bG2 bA1\\;wB1 /wA3;bG2 /wM;wG1 -wA3;bM bA1\\;wA3 /bM;bB1 bS1-;wA3 bB1/;bM wA3/;wG2 /wB1;bG3 bM/;wA2 bG3/;bA2 -wA3;wA1 bB1\\;bB1 wA1;wG2 \\bQ",
+    "Base+P;InProgress;White[15];wP;bS1 wP/;wA1 -wP;bS2 bS1-;wQ wP\\;bQ \\bS1;wA1 bS2/;bA1 bS2\\;wA1 bQ/;bA1 /wQ;wA2 -wP;bS2 wQ\\;wA3 wA1-;bA1 wA3/;wB1 \\wA1;bB1 bS2-;wA2 -bQ;bB1 bS2/;wB1 wA1;bA2 /bS2;wB1 bQ;bA2 /wP;wB2 -wA1;bA3 -bA2;wA2 wA1\\;bB2 bB1\\;wG1 /wB2;bA3 bA2\\",
+];
+
+/// The side to move surrounds the enemy Queen with its second move (three plies); not all of these are forced.
+const WIN_IN_2: &[&str] = &[
+    "Base;InProgress;Black[18];wS1;bG1 wS1/;wA1 -wS1;bQ bG1-;wQ wS1\\;bS1 \\bG1;wA1 bQ/;bA1 -bS1;wA2 -wS1;bA1 /wA2;wA3 wA1-;bS1 \\wA3;wA3 bQ\\;bA2 \\bG1;wA3 bA2/;bA3 bS1-;wQ wA2\\;bA1 \\wA2;wS2 /wA2;bA3 wQ\\;wS2 bA3\\;bS2 \\bA1;wG1 wS2\\;bS2 /wA2;wG1 \\bA1;bG2 -bS2;wG2 wA3/;bG2 wS1\\;wG2 /bA2;bB1 /bS2;wG2 /bB1;bB2 bG2-;wG3 /wG2;bB2 bG2;wG3 /bA2",
+    "Base;InProgress;Black[18];wG1;bG1 -wG1;wA1 wG1-;bQ \\bG1;wQ \\wA1;bB1 /bG1;wA1 -bQ;bA1 /bB1;wA1 -bA1;bA2 bB1\\;wA2 wG1\\;bA2 wA2-;wA3 \\wQ;bA2 wA3/;wA2 -bQ;bA3 bB1\\;wA2 bA3\\;bG2 /bQ;wS1 \\wA1;bG2 wQ\\;wS1 -bQ;bB2 bG2-;wS2 -wS1;bB2 bG2/;wS2 -wA3;bB2 wQ;wA1 -wS2;bA1 bG1\\;wG1 bG2-;bS1 /bB2;wS2 bA2/;bA1 \\wG1;wA2 bA3-;bG3 -bB1;wG1 wS1\\",
+    "Base;InProgress;White[20];wG1;bB1 \\wG1;wQ wG1-;bS1 \\bB1;wA1 /wG1;bQ \\bS1;wA2 wA1\\;bS2 bB1/;wA2 bS2/;bQ -wA2;wA1 \\bQ;bS2 wQ-;wA3 -wA1;bA1 bS2/;wA3 /wA1;bA2 bA1\\;wS1 -wA1;bA2 \\wS1;wS2 wA2/;bA1 wA2\\;wB1 wA1/;bA2 \\wB1;wS1 \\bA2;bA3 bS2-;wG2 \\wS2;bG1 bS2\\;wG2 /bA2;bA3 wG1\\;wB1 -wS2;bB2 bG1/;wG3 wS2/;bA3 \\wG3;wS1 /bA3;bA3 wG3/;wS2 bA3-;bG2 \\bB2;wB2 wS1\\;bG2 wQ\\",
+    "Base+MLP;InProgress;White[34];wA1;bM wA1/;wP -wA1;bS1 bM-;wQ /wP;bQ bS1-;wA2 wP\\;bS2 \\bM;wA3 wA1\\;bA1 \\bS1;wA3 bA1/;bS2 -wP;wQ /bS2;bL \\bS2;wA2 \\bL;bA2 -bA1;wM wP\\;bA2 wM\\;wA2 bL/;bA3 -bA1;bA2 wA1\\;bA3 /wM;bA2 bS2\\;bA3 wA1\\;wQ /bA2;bA3 /wQ;wM -bM;bG1 /bL;wA1 -bG1;bB1 bM\\;wA1 /bG1;bG2 -bL;wA2 bQ-;bL -wA1;wA2 \\bG2;bG3 -bL;wA2 bQ/;bG2 bG1\\;bA2 wM\\;bG1 wQ\\;wM \\bG3;bM bG1/;wB1 wA2-;bB2 -bA3;wA3 /bB2;bA1 wB1/;wB2 wB1\\;bP bM\\;wB2 wA2\\;bP bS2\\;wB2 bQ;bM wA1\\;bP wP\\;bA3 /bP;wP bS2/;bA1 -wA2;wG1 wA2\\;bA1 -bS2;wA2 \\bA1;bG1 -bS1;wG2 -wB1;bB1 bS1;wB2 bQ\\;bB1 bG1\\;wA3 -wG2;bG2 \\wA2",
+    "Base+MLP;InProgress;White[21];wP;bS1 -wP;wB1 wP-;bS2 \\bS1;wQ wP\\;bQ /bS2;wA1 \\wB1;bS2 wA1/;wA2 wQ\\;bM bS2-;wA2 \\bQ;bM -bS2;wB1 /bM;bM -wB1;wA3 wA1\\;bS1 wQ\\;wA3 /bQ;bA1 bS1-;wG1 wA1\\;bA1 /wP;wG1 -bS2;bA1 bS2\\;wG2 -wA3;bA1 /wP;wA1 /bA1;bA2 /bS1;wA1 /bA2;bL /bA1;wA2 -bQ;bA3 bS1-;wG2 bQ\\;bM bQ;wA1 -wB1;bM wA1;bA1 wG1\\;bS2 \\bA3;bA1 bM\\;bA3 wG1-;wB2 /wA2;bL wA3\\",
+    "Base+M;InProgress;Black[18];wM;bS1 wM/;wA1 -wM;bS2 bS1-;wQ wM\\;bQ \\bS1;wA1 bS2/;bA1 bS2\\;wA1 -bQ;bA1 /wQ;wA2 -wM;bS2 wQ\\;wA3 \\wA1;bG1 bA1\\;wA3 \\bQ;bG1 bS2/;wB1 -wA3;bA2 bS2\\;wA2 bA2\\;bA3 bG1\\;wA1 bA3-;bG2 bA1\\;wB1 /wA3;bG2 /wM;wG1 -wA3;bM bA1\\;wA3 /bM;bB1 bS1-;wA3 bB1/;bM wA3/;wG2 /wB1;bG3 bM/;wA2 bG3/;bA2 -wA3;wA1 bB1\\",
+    "Base+P;InProgress;White[14];wP;bS1 wP/;wA1 -wP;bS2 bS1-;wQ wP\\;bQ \\bS1;wA1 bS2/;bA1 bS2\\;wA1 bQ/;bA1 /wQ;wA2 -wP;bS2 wQ\\;wA3 wA1-;bA1 wA3/;wB1 \\wA1;bB1 bS2-;wA2 -bQ;bB1 bS2/;wB1 wA1;bA2 /bS2;wB1 bQ;bA2 /wP;wB2 -wA1;bA3 -bA2;wA2 wA1\\;bB2 bB1\\",
+];
+
+/// Most moves let the opponent surround the side to move's Queen at once; a few parry the threat.
+const BLOCKS: &[&str] = &[
+    "Base;InProgress;White[16];wS1;bG1 wS1/;wA1 -wS1;bQ bG1-;wQ wS1\\;bS1 \\bG1;wA1 bQ/;bA1 -bS1;wA2 -wS1;bA1 /wA2;wA3 wA1-;bS1 \\wA3;wA3 bQ\\;bA2 \\bG1;wA3 bA2/;bA3 bS1-;wQ wA2\\;bA1 \\wA2;wS2 /wA2;bA3 wQ\\;wS2 bA3\\;bS2 \\bA1;wG1 wS2\\;bS2 /wA2;wG1 \\bA1;bG2 -bS2;wG2 wA3/;bG2 wS1\\;wG2 /bA2;bB1 /bS2",
+    "Base;InProgress;Black[17];wG1;bB1 \\wG1;wQ wG1-;bS1 \\bB1;wA1 /wG1;bQ \\bS1;wA2 wA1\\;bS2 bB1/;wA2 bS2/;bQ -wA2;wA1 \\bQ;bS2 wQ-;wA3 -wA1;bA1 bS2/;wA3 /wA1;bA2 bA1\\;wS1 -wA1;bA2 \\wS1;wS2 wA2/;bA1 wA2\\;wB1 wA1/;bA2 \\wB1;wS1 \\bA2;bA3 bS2-;wG2 \\wS2;bG1 bS2\\;wG2 /bA2;bA3 wG1\\;wB1 -wS2;bB2 bG1/;wG3 wS2/;bA3 \\wG3;wS1 /bA3",
+    "Base+MLP;InProgress;White[27];wA1;bM wA1/;wP -wA1;bS1 bM-;wQ /wP;bQ bS1-;wA2 wP\\;bS2 \\bM;wA3 wA1\\;bA1 \\bS1;wA3 bA1/;bS2 -wP;wQ /bS2;bL \\bS2;wA2 \\bL;bA2 -bA1;wM wP\\;bA2 wM\\;wA2 bL/;bA3 -bA1;bA2 wA1\\;bA3 /wM;bA2 bS2\\;bA3 wA1\\;wQ /bA2;bA3 /wQ;wM -bM;bG1 /bL;wA1 -bG1;bB1 bM\\;wA1 /bG1;bG2 -bL;wA2 bQ-;bL -wA1;wA2 \\bG2;bG3 -bL;wA2 bQ/;bG2 bG1\\;bA2 wM\\;bG1 wQ\\;wM \\bG3;bM bG1/;wB1 wA2-;bB2 -bA3;wA3 /bB2;bA1 wB1/;wB2 wB1\\;bP bM\\;wB2 wA2\\;bP bS2\\;wB2 bQ;bM wA1\\",
+];
+
+fn position(game_string: &str) -> Position {
+    Game::from_game_string(game_string, Rules::default(), true)
+        .expect("test GameStrings are legal")
+        .position()
+        .clone()
+}
+
+fn engine(threads: usize, pruning: bool) -> Engine {
+    let mut e = Engine::new(EngineOptions {
+        threads,
+        hash_mb: 4,
+        repetition_draw: true,
+    });
+    e.set_pruning(pruning);
+    e
+}
+
+fn search_depth(e: &mut Engine, pos: &Position, depth: u32) -> waggle::engine::SearchResult {
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    e.search(pos, &limits, &AtomicBool::new(false), &mut |_| {})
+}
+
+/// Plain negamax with the engine's rules for the end of the game and for
+/// repetitions on the search path: the oracle.
+fn negamax(pos: &mut Position, depth: u32, ply: i32, root_ply: u32) -> Score {
+    if let Some(outcome) = pos.surround_outcome() {
+        return match outcome {
+            Outcome::Draw => 0,
+            Outcome::Win(c) if c == pos.side_to_move() => MATE - ply,
+            Outcome::Win(_) => -MATE + ply,
+        };
+    }
+    if ply > 0 && (pos.repeated_since(root_ply) || pos.is_threefold()) {
+        return 0;
+    }
+    if depth == 0 {
+        return evaluate(pos);
+    }
+    let mut moves = MoveList::new();
+    pos.generate_moves(&mut moves);
+    let mut best = -MATE - 1;
+    for &m in &moves {
+        pos.make(m);
+        best = best.max(-negamax(pos, depth - 1, ply + 1, root_ply));
+        pos.unmake();
+    }
+    best
+}
+
+/// Whether the side to move can surround the enemy Queen right now.
+fn can_win_at_once(pos: &mut Position) -> bool {
+    let us = pos.side_to_move();
+    let mut moves = MoveList::new();
+    pos.generate_moves(&mut moves);
+    moves.iter().any(|&m| {
+        pos.make(m);
+        let won = pos.surround_outcome() == Some(Outcome::Win(us));
+        pos.unmake();
+        won
+    })
+}
+
+#[test]
+fn exact_search_matches_plain_negamax() {
+    // Early and middlegame positions, small enough for a full-width oracle.
+    let cases = [
+        ("Base;InProgress;White[3];wG1;bG1 -wG1;wA1 wG1-;bQ \\bG1", 3),
+        (BLOCKS[0], 2),
+        (WIN_IN_2[0], 2),
+        (WIN_IN_1[6], 2),
+        (
+            "Base+MLP;InProgress;White[4];wP;bS1 -wP;wB1 wP-;bS2 \\bS1;wQ wP\\;bQ /bS2",
+            3,
+        ),
+    ];
+    for (gs, max_depth) in cases {
+        let pos = position(gs);
+        for depth in 1..=max_depth {
+            let mut p = pos.clone();
+            let root_ply = p.ply();
+            let expected = negamax(&mut p, depth, 0, root_ply);
+            for threads in [1, 2] {
+                let mut e = engine(threads, false);
+                let got = search_depth(&mut e, &pos, depth);
+                assert_eq!(
+                    got.score, expected,
+                    "{gs} depth {depth} threads {threads}: best {:?}",
+                    got.best_move
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn surround_in_one_is_found_and_scored() {
+    for gs in WIN_IN_1 {
+        let mut pos = position(gs);
+        assert!(can_win_at_once(&mut pos), "{gs}");
+        for pruning in [false, true] {
+            let mut e = engine(1, pruning);
+            let r = search_depth(&mut e, &pos, 2);
+            assert_eq!(r.score, MATE - 1, "{gs}");
+            let us = pos.side_to_move();
+            pos.make(r.best_move);
+            assert_eq!(pos.surround_outcome(), Some(Outcome::Win(us)), "{gs}");
+            pos.unmake();
+        }
+    }
+}
+
+#[test]
+fn surround_in_two_is_found_with_its_distance() {
+    let mut forced = 0;
+    for gs in WIN_IN_2 {
+        let mut pos = position(gs);
+        let mut exact = engine(1, false);
+        let truth = search_depth(&mut exact, &pos, 3).score;
+        if truth != MATE - 3 {
+            // Not forced in this line of the game (the loser erred).
+            continue;
+        }
+        forced += 1;
+        assert!(!can_win_at_once(&mut pos), "{gs}: a win in one, not two");
+        let mut e = engine(1, true);
+        let r = search_depth(&mut e, &pos, 4);
+        assert_eq!(r.score, MATE - 3, "{gs}");
+        // After the first move of the win, every defence loses at once.
+        pos.make(r.best_move);
+        let mut replies = MoveList::new();
+        pos.generate_moves(&mut replies);
+        for &reply in &replies {
+            pos.make(reply);
+            assert!(
+                pos.surround_outcome().is_some() || can_win_at_once(&mut pos),
+                "{gs}: {reply:?} defends"
+            );
+            pos.unmake();
+        }
+    }
+    assert!(
+        forced >= 2,
+        "too few forced wins in two among the test positions"
+    );
+}
+
+#[test]
+fn the_only_defences_against_a_surround_are_found() {
+    for gs in BLOCKS {
+        let mut pos = position(gs);
+        assert!(!can_win_at_once(&mut pos), "{gs}");
+        // Count the moves that lose at once: most of them.
+        let mut moves = MoveList::new();
+        pos.generate_moves(&mut moves);
+        let losing = |pos: &mut Position, m: Move| {
+            pos.make(m);
+            let lost = pos.surround_outcome().is_none() && can_win_at_once(pos);
+            pos.unmake();
+            lost
+        };
+        let n_losing = moves.iter().filter(|&&m| losing(&mut pos, m)).count();
+        assert!(n_losing * 2 > moves.len(), "{gs}: not a real threat");
+        for pruning in [false, true] {
+            let mut e = engine(1, pruning);
+            let r = search_depth(&mut e, &pos, 3);
+            assert!(r.score > -MATE + 100, "{gs}: {}", r.score);
+            assert!(
+                !losing(&mut pos, r.best_move),
+                "{gs}: {:?} loses",
+                r.best_move
+            );
+        }
+    }
+}
+
+#[test]
+fn fixed_depth_search_is_reproducible() {
+    for gs in [BLOCKS[1], WIN_IN_2[3]] {
+        let pos = position(gs);
+        let mut e = engine(1, true);
+        let first = search_depth(&mut e, &pos, 5);
+        e.new_game();
+        let second = search_depth(&mut e, &pos, 5);
+        let mut fresh = engine(1, true);
+        let third = search_depth(&mut fresh, &pos, 5);
+        assert_eq!(first.nodes, second.nodes, "{gs}");
+        assert_eq!(first.nodes, third.nodes, "{gs}");
+        assert_eq!(first.best_move, second.best_move);
+        assert_eq!(first.score, third.score);
+    }
+}
+
+#[test]
+fn root_moves_restrict_the_answer() {
+    let pos = position(BLOCKS[0]);
+    let mut moves = MoveList::new();
+    pos.generate_moves(&mut moves);
+    let only = vec![moves[moves.len() - 1], moves[0]];
+    let mut e = engine(1, true);
+    let limits = Limits {
+        depth: Some(3),
+        root_moves: Some(only.clone()),
+        ..Limits::default()
+    };
+    let r = e.search(&pos, &limits, &AtomicBool::new(false), &mut |_| {});
+    assert!(only.contains(&r.best_move));
+}
+
+#[test]
+fn a_raised_stop_flag_still_answers_a_legal_move() {
+    let pos = position(BLOCKS[2]);
+    let stop = AtomicBool::new(true);
+    let mut e = engine(2, true);
+    let r = e.search(&pos, &Limits::default(), &stop, &mut |_| {});
+    let mut moves = MoveList::new();
+    pos.generate_moves(&mut moves);
+    assert!(moves.contains(&r.best_move));
+}
+
+#[test]
+fn node_limit_is_honoured() {
+    let pos = position(BLOCKS[1]);
+    let mut e = engine(1, true);
+    let limits = Limits {
+        nodes: Some(5_000),
+        ..Limits::default()
+    };
+    let r = e.search(&pos, &limits, &AtomicBool::new(false), &mut |_| {});
+    assert!(r.nodes < 5_000 + 2_048, "{}", r.nodes);
+    assert!(r.depth >= 1);
+}
+
+/// Runs UHP commands through an in-memory server; returns the output.
+fn uhp(commands: &[&str]) -> String {
+    let mut server = waggle::uhp::UhpServer::new(Vec::new());
+    for c in commands {
+        server.handle_line(c);
+    }
+    String::from_utf8_lossy(server.output()).into_owned()
+}
+
+#[test]
+fn bestmove_prints_one_move_unless_intermediate_moves_are_asked_for() {
+    let newgame = format!("newgame {}", BLOCKS[0]);
+    let quiet = uhp(&[&newgame, "options set Threads 1", "bestmove depth 3"]);
+    let answer: Vec<&str> = quiet.lines().skip_while(|l| *l != "ok").collect();
+    // ok (newgame), option line, ok, move, ok
+    let after_options: Vec<&str> = answer.iter().skip(3).copied().collect();
+    assert_eq!(after_options.len(), 2, "{quiet}");
+    assert_eq!(after_options[1], "ok");
+    assert!(!after_options[0].contains(';'));
+
+    let chatty = uhp(&[
+        &newgame,
+        "options set ReportIntermediateBestMoves True",
+        "bestmove depth 3",
+    ]);
+    let lines: Vec<&str> = chatty.lines().collect();
+    let intermediate = lines
+        .iter()
+        .filter(|l| {
+            l.split(';')
+                .nth(1)
+                .is_some_and(|d| d.parse::<u32>().is_ok())
+        })
+        .count();
+    assert!(intermediate >= 3, "{chatty}");
+}
+
+#[test]
+fn bestmove_clock_and_nodes_answer_a_legal_move() {
+    let newgame = format!("newgame {}", BLOCKS[1]);
+    for limit in ["bestmove clock 2000 2000 100 100", "bestmove nodes 3000"] {
+        let out = uhp(&[&newgame, "options set Threads 1", limit]);
+        let lines: Vec<&str> = out.lines().collect();
+        let mv = lines[lines.len() - 2];
+        assert!(!mv.starts_with("err"), "{limit}: {out}");
+        let check = uhp(&[&newgame, &format!("play {mv}")]);
+        assert!(!check.contains("invalidmove"), "{limit}: {mv}");
+    }
+}
