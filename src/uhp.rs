@@ -206,9 +206,9 @@ impl<W: Write> UhpServer<W> {
             "help" | "?" => Ok(vec![
                 "Commands: info, newgame [GameType|GameString], play <move>, pass, validmoves,"
                     .into(),
-                "bestmove time hh:mm:ss | bestmove depth N, undo [N], options [get N | set N V],"
+                "bestmove time hh:mm:ss | depth N | nodes N | clock <w_ms> <b_ms> [<winc_ms> <binc_ms>],"
                     .into(),
-                "perft [N], exit.".into(),
+                "undo [N], options [get N | set N V], perft [N], exit.".into(),
             ]),
             _ => err(format!(
                 "Invalid command '{word}'. Try 'help' to see a list of valid commands."
