@@ -22,9 +22,7 @@
 
 use super::params::EvalWeights;
 use super::Score;
-use crate::hive::hex::CELLS;
-use crate::hive::{Bug, ByColor, Color, Hex, HexSet, Piece, Position};
-use arrayvec::ArrayVec;
+use crate::hive::{Bug, ByColor, Color, Hex, HexSet, Position};
 
 /// Evaluates `pos` with the default weights.
 pub fn evaluate(pos: &Position) -> Score {
@@ -71,7 +69,7 @@ impl Features {
     /// Counts the features of `pos` (overwriting `self`).
     pub fn extract(&mut self, pos: &Position) {
         *self = Features::default();
-        let pinned = cut_cells(pos);
+        let pinned = pos.articulation_points();
         let queens = ByColor([pos.queen(Color::White), pos.queen(Color::Black)]);
         // Cells within two steps of each Queen, for the attacker term.
         let mut near: ByColor<HexSet> = ByColor([HexSet::new(), HexSet::new()]);
@@ -211,106 +209,6 @@ impl Features {
     }
 }
 
-/// The cut vertices of the hive (the cells whose ground piece is the only
-/// link between two parts), as [`Position::articulation_points`] computes
-/// them, but on a local graph of at most 32 cells with bitmask adjacency:
-/// no per-call clearing of a 1024-cell array, so it is several times faster
-/// at the leaves, where the evaluation runs.
-pub fn cut_cells(pos: &Position) -> HexSet {
-    let mut out = HexSet::new();
-    let occ = pos.occupied();
-    // One cell per top piece, found from the piece bitmask (cheaper than
-    // scanning the 1024-bit cell set).
-    let mut cells: ArrayVec<Hex, 32> = ArrayVec::new();
-    let mut local = [0u8; CELLS];
-    let mut bits = pos.on_board_mask();
-    while bits != 0 {
-        let i = bits.trailing_zeros() as usize;
-        bits &= bits - 1;
-        let Some(piece) = Piece::from_index(i) else {
-            continue;
-        };
-        if !pos.is_top(piece) {
-            continue;
-        }
-        let Some(h) = pos.hex_of(piece) else { continue };
-        local[h.index()] = cells.len() as u8;
-        if cells.try_push(h).is_err() {
-            // More stacks than pieces in any game type: cannot happen; fall
-            // back to the general routine rather than guess.
-            return pos.articulation_points();
-        }
-    }
-    let n = cells.len();
-    if n < 3 {
-        return out;
-    }
-    // Only entries of occupied cells are ever read from `local`.
-    let mut adj = [0u32; 32];
-    for (i, &c) in cells.iter().enumerate() {
-        for nb in c.neighbors() {
-            if occ.contains(nb) {
-                adj[i] |= 1 << local[nb.index()];
-            }
-        }
-    }
-    // Iterative Hopcroft–Tarjan from local vertex 0.
-    const NONE: u8 = u8::MAX;
-    let mut disc = [0u8; 32];
-    let mut low = [0u8; 32];
-    let mut parent = [NONE; 32];
-    let mut stack = [(0u8, 0u32); 32];
-    let mut sp = 1;
-    stack[0] = (0, adj[0]);
-    disc[0] = 1;
-    low[0] = 1;
-    let mut time = 1u8;
-    let mut root_children = 0;
-    let mut cut = 0u32;
-    while sp > 0 {
-        let (v, rem) = stack[sp - 1];
-        let v = usize::from(v);
-        if rem != 0 {
-            let u = rem.trailing_zeros() as usize;
-            stack[sp - 1].1 = rem & (rem - 1);
-            if disc[u] == 0 {
-                time += 1;
-                disc[u] = time;
-                low[u] = time;
-                parent[u] = v as u8;
-                if v == 0 {
-                    root_children += 1;
-                }
-                stack[sp] = (u as u8, adj[u]);
-                sp += 1;
-            } else if u as u8 != parent[v] && disc[u] < low[v] {
-                low[v] = disc[u];
-            }
-        } else {
-            sp -= 1;
-            let p = parent[v];
-            if p != NONE {
-                let p = usize::from(p);
-                if low[v] < low[p] {
-                    low[p] = low[v];
-                }
-                if p != 0 && low[v] >= disc[p] {
-                    cut |= 1 << p;
-                }
-            }
-        }
-    }
-    if root_children >= 2 {
-        cut |= 1;
-    }
-    while cut != 0 {
-        let i = cut.trailing_zeros() as usize;
-        cut &= cut - 1;
-        out.insert(cells[i]);
-    }
-    out
-}
-
 /// Whether the top piece at `hex` could move away (ignoring trapped sliders).
 #[inline(always)]
 fn is_free(pos: &Position, pinned: &HexSet, hex: Hex, queen_down: bool) -> bool {
@@ -351,34 +249,7 @@ mod tests {
         assert!(evaluate(&p) > 0);
     }
 
-    #[test]
-    fn cut_cells_agree_with_the_rules_layer_on_random_games() {
-        use crate::hive::{GameType, MoveList};
-        use crate::tools::selfplay::Rng;
-        let mut rng = Rng::new(3);
-        let mut checked = 0;
-        for game in 0..40 {
-            let gt = if game % 2 == 0 {
-                GameType::BASE
-            } else {
-                GameType::MLP
-            };
-            let mut p = Position::new(gt, Rules::default());
-            for _ in 0..60 {
-                assert_eq!(cut_cells(&p), p.articulation_points(), "{p:?}");
-                checked += 1;
-                if p.surround_outcome().is_some() {
-                    break;
-                }
-                let mut moves = MoveList::new();
-                p.generate_moves(&mut moves);
-                p.make(moves[rng.below(moves.len())]);
-            }
-        }
-        assert!(checked > 1000);
-    }
-
-    #[test]
+        #[test]
     fn the_score_is_antisymmetric_but_for_tempo() {
         let p = pos("Base+MLP;InProgress;White[27];wA1;bM wA1/;wP -wA1;bS1 bM-;wQ /wP;bQ bS1-;wA2 wP\\;bS2 \\bM;wA3 wA1\\;bA1 \\bS1;wA3 bA1/;bS2 -wP;wQ /bS2;bL \\bS2;wA2 \\bL;bA2 -bA1;wM wP\\;bA2 wM\\;wA2 bL/;bA3 -bA1;bA2 wA1\\;bA3 /wM;bA2 bS2\\;bA3 wA1\\;wQ /bA2;bA3 /wQ;wM -bM;bG1 /bL;wA1 -bG1;bB1 bM\\;wA1 /bG1;bG2 -bL;wA2 bQ-;bL -wA1;wA2 \\bG2;bG3 -bL;wA2 bQ/;bG2 bG1\\;bA2 wM\\;bG1 wQ\\;wM \\bG3;bM bG1/;wB1 wA2-;bB2 -bA3;wA3 /bB2;bA1 wB1/;wB2 wB1\\;bP bM\\;wB2 wA2\\;bP bS2\\;wB2 bQ;bM wA1\\");
         let mut f = Features::default();
