@@ -249,7 +249,7 @@ mod tests {
         assert!(evaluate(&p) > 0);
     }
 
-        #[test]
+    #[test]
     fn the_score_is_antisymmetric_but_for_tempo() {
         let p = pos("Base+MLP;InProgress;White[27];wA1;bM wA1/;wP -wA1;bS1 bM-;wQ /wP;bQ bS1-;wA2 wP\\;bS2 \\bM;wA3 wA1\\;bA1 \\bS1;wA3 bA1/;bS2 -wP;wQ /bS2;bL \\bS2;wA2 \\bL;bA2 -bA1;wM wP\\;bA2 wM\\;wA2 bL/;bA3 -bA1;bA2 wA1\\;bA3 /wM;bA2 bS2\\;bA3 wA1\\;wQ /bA2;bA3 /wQ;wM -bM;bG1 /bL;wA1 -bG1;bB1 bM\\;wA1 /bG1;bG2 -bL;wA2 bQ-;bL -wA1;wA2 \\bG2;bG3 -bL;wA2 bQ/;bG2 bG1\\;bA2 wM\\;bG1 wQ\\;wM \\bG3;bM bG1/;wB1 wA2-;bB2 -bA3;wA3 /bB2;bA1 wB1/;wB2 wB1\\;bP bM\\;wB2 wA2\\;bP bS2\\;wB2 bQ;bM wA1\\");
         let mut f = Features::default();
