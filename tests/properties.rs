@@ -20,7 +20,7 @@
 use proptest::prelude::*;
 use std::collections::HashSet;
 use waggle::hive::game::Game;
-use waggle::hive::notation::{move_string, parse_move};
+use waggle::hive::notation::{ground_move_string, move_string, parse_move};
 use waggle::hive::{Bug, Color, Direction, GameType, Hex, Move, MoveList, Position, Rules};
 use waggle::uhp::UhpServer;
 
@@ -140,18 +140,6 @@ fn fingerprint(pos: &Position) -> String {
     s
 }
 
-/// The mark that puts a ground cell in direction `d` of a reference `x`.
-fn spell(piece: &str, x: &str, d: Direction) -> String {
-    match d {
-        Direction::East => format!("{piece} {x}-"),
-        Direction::NorthEast => format!("{piece} {x}/"),
-        Direction::SouthEast => format!("{piece} {x}\\"),
-        Direction::West => format!("{piece} -{x}"),
-        Direction::SouthWest => format!("{piece} /{x}"),
-        Direction::NorthWest => format!("{piece} \\{x}"),
-    }
-}
-
 /// Every valid spelling of `mv` in `pos` (the canonical one included): each
 /// piece of each stack next to a ground destination, with the matching
 /// mark, including the moving piece itself (UHP.md §4.4, "self-reference").
@@ -173,7 +161,7 @@ fn all_spellings(pos: &Position, mv: Move) -> Vec<String> {
             let x_hex: Hex = to.neighbor(d);
             let mut p = pos.top(x_hex);
             while let Some(x) = p {
-                out.push(spell(&name, &x.to_string(), d.opposite()));
+                out.push(ground_move_string(&name, &x.to_string(), d.opposite()));
                 p = pos.below(x);
             }
         }

@@ -6,7 +6,7 @@
 //! south-east and `\X` north-west.
 
 use waggle::hive::game::{Game, PlayError};
-use waggle::hive::notation::{move_string, parse_move};
+use waggle::hive::notation::{ground_move_string, move_string, parse_move};
 use waggle::hive::{Color, Direction, GameType, Move, MoveList, Outcome, Position, Rules};
 
 fn load(s: &str) -> Game {
@@ -305,14 +305,7 @@ fn spellings(pos: &Position, mv: Move) -> Vec<String> {
         }
         for x in stack {
             // `to` lies in direction opposite(d) from x.
-            let s = match d.opposite() {
-                Direction::East => format!("{piece} {x}-"),
-                Direction::NorthEast => format!("{piece} {x}/"),
-                Direction::SouthEast => format!("{piece} {x}\\"),
-                Direction::West => format!("{piece} -{x}"),
-                Direction::SouthWest => format!("{piece} /{x}"),
-                Direction::NorthWest => format!("{piece} \\{x}"),
-            };
+            let s = ground_move_string(&piece.to_string(), &x.to_string(), d.opposite());
             out.push(s.to_lowercase());
             out.push(s);
         }

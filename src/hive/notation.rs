@@ -182,17 +182,26 @@ pub fn move_string(pos: &Position, mv: Move) -> String {
     }
     for d in Direction::ALL {
         if let Some(x) = top_after_lift(to.neighbor(d)) {
-            return match d {
-                Direction::NorthWest => format!("{piece} {x}\\"),
-                Direction::NorthEast => format!("{piece} /{x}"),
-                Direction::East => format!("{piece} -{x}"),
-                Direction::SouthEast => format!("{piece} \\{x}"),
-                Direction::SouthWest => format!("{piece} {x}/"),
-                Direction::West => format!("{piece} {x}-"),
-            };
+            // The destination lies in the opposite direction from `x`.
+            return ground_move_string(&piece.to_string(), &x.to_string(), d.opposite());
         }
     }
     piece.to_string()
+}
+
+/// The MoveString that sends `piece` to the ground cell in direction `dir`
+/// of `reference`: `wA1 wQ-` (east), `wA1 wQ/` (north-east), `wA1 wQ\`
+/// (south-east), `wA1 -wQ` (west), `wA1 /wQ` (south-west), `wA1 \wQ`
+/// (north-west).
+pub fn ground_move_string(piece: &str, reference: &str, dir: Direction) -> String {
+    match dir {
+        Direction::East => format!("{piece} {reference}-"),
+        Direction::NorthEast => format!("{piece} {reference}/"),
+        Direction::SouthEast => format!("{piece} {reference}\\"),
+        Direction::West => format!("{piece} -{reference}"),
+        Direction::SouthWest => format!("{piece} /{reference}"),
+        Direction::NorthWest => format!("{piece} \\{reference}"),
+    }
 }
 
 /// Reads a MoveString into the move it describes in `pos`. The move is not
