@@ -201,7 +201,7 @@ impl Engine {
 
     fn prepare_tables(&mut self) {
         let mb = self.options.hash_mb.max(1);
-        if self.tt.as_ref().is_none_or(|t| t.size_mb() != mb) {
+        if self.tt.as_ref().is_none_or(|t| t.requested_mb() != mb) {
             self.tt = None;
             self.tt = Some(Tt::new(mb));
         }

@@ -170,26 +170,56 @@ pub struct Tt {
     entries: Vec<Entry>,
     clusters: u64,
     age: u8,
+    /// The size asked for, which may be more than the machine could give.
+    requested_mb: usize,
+}
+
+/// Total memory of this machine in MiB, where the system tells it.
+fn memory_mb() -> Option<usize> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kb: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024)
 }
 
 impl Tt {
     /// A table of at most `mb` MiB (at least one cluster).
+    ///
+    /// The size is capped at half the machine's memory where the system says
+    /// how much there is (Linux), and halved until the allocation succeeds:
+    /// an option value too large for the machine costs table size, never the
+    /// engine process.
     pub fn new(mb: usize) -> Tt {
-        let bytes = mb.max(1) * 1024 * 1024;
-        let clusters = (bytes / (16 * CLUSTER)).max(1);
-        let entries = std::iter::repeat_with(Entry::default)
-            .take(clusters * CLUSTER)
-            .collect();
+        let requested_mb = mb;
+        let mut mb = mb
+            .max(1)
+            .min(memory_mb().map_or(usize::MAX, |m| (m / 2).max(1)));
+        let mut entries: Vec<Entry> = Vec::new();
+        let clusters = loop {
+            let clusters = (mb * 1024 * 1024 / (16 * CLUSTER)).max(1);
+            if entries.try_reserve_exact(clusters * CLUSTER).is_ok() || mb == 1 {
+                break clusters;
+            }
+            mb /= 2;
+        };
+        entries.extend(std::iter::repeat_with(Entry::default).take(clusters * CLUSTER));
         Tt {
             entries,
             clusters: clusters as u64,
             age: 0,
+            requested_mb,
         }
     }
 
-    /// Size in MiB (as requested, rounded down to whole clusters).
+    /// Size in MiB (rounded down to whole clusters; less than requested
+    /// when the machine could not give that much).
     pub fn size_mb(&self) -> usize {
         self.entries.len() * 16 / (1024 * 1024)
+    }
+
+    /// The size in MiB this table was made for.
+    pub fn requested_mb(&self) -> usize {
+        self.requested_mb
     }
 
     /// Empties the table.
