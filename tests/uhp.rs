@@ -123,14 +123,19 @@ fn transcripts_through_the_binary() {
     }
 }
 
-/// Runs the engine on `input` (stdin then closed) and returns its stdout lines.
-fn run_binary(input: &str, limit: Duration) -> Vec<String> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_waggle"))
+/// The engine binary with piped stdin and stdout.
+fn spawn_engine() -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_waggle"))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
-        .expect("start waggle");
+        .expect("start waggle")
+}
+
+/// Runs the engine on `input` (stdin then closed) and returns its stdout lines.
+fn run_binary(input: &str, limit: Duration) -> Vec<String> {
+    let mut child = spawn_engine();
     let mut stdin = child.stdin.take().expect("stdin");
     let data = input.as_bytes().to_vec();
     let writer = std::thread::spawn(move || {
@@ -203,12 +208,7 @@ struct Live {
 
 impl Live {
     fn start() -> Live {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_waggle"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start waggle");
+        let mut child = spawn_engine();
         let stdin = child.stdin.take().expect("stdin");
         let out = std::io::BufReader::new(child.stdout.take().expect("stdout"));
         let mut live = Live { child, stdin, out };

@@ -363,13 +363,7 @@ impl<'a> Worker<'a> {
         }
         if !self.aborted {
             self.root_moves[1..].sort_by_key(|r| std::cmp::Reverse(r.order));
-            let bound = if best >= beta {
-                Bound::Lower
-            } else if best > original_alpha {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
+            let bound = Bound::of(best, original_alpha, beta);
             self.shared
                 .tt
                 .store(self.pos.hash(), 0, best_move, best, depth, bound);
@@ -571,13 +565,7 @@ impl<'a> Worker<'a> {
             }
         }
 
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of(best, original_alpha, beta);
         self.shared
             .tt
             .store(hash, ply, best_move, best, depth, bound);

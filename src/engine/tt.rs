@@ -60,6 +60,21 @@ pub enum Bound {
     Exact = 3,
 }
 
+impl Bound {
+    /// The bound a search result `best` carries for the window it was
+    /// searched with (`alpha` as it was on entry, `beta`).
+    #[inline(always)]
+    pub fn of(best: Score, alpha: Score, beta: Score) -> Bound {
+        if best >= beta {
+            Bound::Lower
+        } else if best > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+}
+
 /// What a probe finds.
 #[derive(Copy, Clone, Eq, PartialEq, Debug)]
 pub struct TtHit {
