@@ -31,7 +31,7 @@ pub use time::Clock;
 use crate::hive::{Move, MoveList, Position};
 use ordering::Heuristics;
 use search::{Config, Shared, Worker, WORKER_STACK_BYTES};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 use time::TimeManager;
 use tt::Tt;
@@ -261,19 +261,14 @@ impl Engine {
         };
         tt.new_search();
         let tt: &Tt = tt;
-        let shared = Shared {
-            tt,
-            stop,
-            abort: AtomicBool::new(false),
-            nodes: AtomicU64::new(0),
-            helper_best: std::sync::Mutex::new(None),
-        };
+        let shared = Shared::new(tt, stop);
         let cfg = Config {
             features: self.features,
             repetition_draw: self.options.repetition_draw,
             weights: self.weights.clone(),
             node_limit: limits.nodes,
             lmr_divisor: self.lmr_divisor,
+            parallel: threads > 1,
         };
         let (main_heur, helper_heurs) = self.heuristics[..threads].split_at_mut(1);
         let main_heur = &mut main_heur[0];
@@ -304,7 +299,7 @@ impl Engine {
                 .spawn_scoped(s, move || {
                     let mut w = Worker::new(0, pos, shared, cfg, main_heur, Some(tm), root);
                     w.order_root();
-                    let answer = main_loop(&mut w, max_depth, &tm, &tx);
+                    let answer = main_loop(&mut w, max_depth, &tm, shared, &tx);
                     shared.abort.store(true, Ordering::Relaxed);
                     w.flush_nodes();
                     answer
@@ -326,11 +321,8 @@ impl Engine {
         // A helper that completed a deeper iteration than the main worker
         // (or reached the depth limit first) has the better answer.
         let helper = shared
-            .helper_best
-            .lock()
-            .ok()
-            .and_then(|mut h| h.take())
-            .filter(|h| h.depth > depth && root.contains(&h.best_move));
+            .deeper_than(depth)
+            .filter(|h| root.contains(&h.best_move));
         let (best_move, score, depth, pv) = match helper {
             Some(h) => (h.best_move, h.score, h.depth, h.pv),
             None => (best_move, score, depth, pv),
@@ -352,33 +344,51 @@ fn fallback(root: &[Move]) -> (Move, Score, u32, Vec<Move>) {
 }
 
 /// Iterative deepening on the main worker: owns the soft deadline, reports
-/// each completed iteration, and returns (move, score, depth, pv).
+/// each completed iteration (its own or a helper's), and returns (move,
+/// score, depth, pv).
+///
+/// Every worker starts each iteration one deeper than the deepest any worker
+/// completed, and gives up an iteration once another worker completes its
+/// depth; within an iteration the workers spread out by deferring moves that
+/// another one is searching (simplified ABDADA, in the tree walk).
 fn main_loop(
     w: &mut Worker<'_>,
     max_depth: u32,
     tm: &TimeManager,
+    shared: &Shared<'_>,
     report: &std::sync::mpsc::Sender<SearchInfo>,
 ) -> (Move, Score, u32, Vec<Move>) {
-    for depth in 1..=max_depth {
+    let mut depth = 1;
+    let mut reported = 0;
+    while depth <= max_depth {
         if depth > 1 && tm.soft_expired() {
             break;
         }
         let done = w.iterate(depth as i32);
-        if !done {
+        if done {
+            shared.publish(w.completed());
+        } else if !w.resume() {
             break;
+        }
+        if let Some(c) = shared.deeper_than(w.completed_depth) {
+            w.adopt(&c);
         }
         w.flush_nodes();
-        let _ = report.send(SearchInfo {
-            depth,
-            score: w.best_score,
-            nodes: w.shared_nodes(),
-            elapsed: tm.elapsed(),
-            pv: w.best_pv.clone(),
-        });
+        for c in shared.completed_after(reported) {
+            reported = c.depth;
+            let _ = report.send(SearchInfo {
+                depth: c.depth,
+                score: c.score,
+                nodes: w.shared_nodes(),
+                elapsed: tm.elapsed(),
+                pv: c.pv,
+            });
+        }
         // A forced result within the horizon will not change.
-        if is_decisive(w.best_score) && (MATE - w.best_score.abs()) as u32 <= depth {
+        if is_decisive(w.best_score) && (MATE - w.best_score.abs()) as u32 <= w.completed_depth {
             break;
         }
+        depth = w.completed_depth + 1;
     }
     let mv = w.best_move();
     let pv = if w.best_pv.is_empty() {
@@ -394,32 +404,24 @@ fn main_loop(
     (mv, score, w.completed_depth, pv)
 }
 
-/// Iterative deepening on a helper: half the helpers run one ply ahead so
-/// that the threads spread over two depths; they stop when the main worker
-/// raises `abort`. Each completed iteration deeper than any other helper's
-/// is recorded in `shared.helper_best`; a helper that completes the depth
-/// limit ends the whole search, so a fixed-depth search takes as long as
-/// its fastest thread.
+/// Iterative deepening on a helper, as on the main worker (see
+/// [`main_loop`]) but without a clock: it stops when the main worker raises
+/// `abort`, and a helper that completes the depth limit ends the whole
+/// search, so a fixed-depth search takes as long as its fastest thread.
 fn helper_loop(w: &mut Worker<'_>, max_depth: u32, shared: &Shared<'_>) {
-    let skew = (w.id % 2) as u32;
-    let mut depth = 1 + skew;
+    let mut depth = 1;
     while depth <= max_depth {
-        if !w.iterate(depth as i32) {
+        if w.iterate(depth as i32) {
+            shared.publish(w.completed());
+            if depth == max_depth {
+                shared.abort.store(true, Ordering::Relaxed);
+            }
+        } else if !w.resume() {
             break;
         }
-        if let Ok(mut best) = shared.helper_best.lock() {
-            if best.as_ref().is_none_or(|b| b.depth < depth) {
-                *best = Some(search::HelperResult {
-                    depth,
-                    best_move: w.best_move(),
-                    score: w.best_score,
-                    pv: w.best_pv.clone(),
-                });
-            }
+        if let Some(c) = shared.deeper_than(w.completed_depth) {
+            w.adopt(&c);
         }
-        if depth == max_depth {
-            shared.abort.store(true, Ordering::Relaxed);
-        }
-        depth += 1;
+        depth = w.completed_depth + 1;
     }
 }

@@ -166,6 +166,11 @@ pub const ASPIRATION_WINDOW: i32 = 40;
 /// First iteration that uses an aspiration window.
 pub const ASPIRATION_MIN_DEPTH: i32 = 4;
 
+/// Simplified ABDADA (several threads): nodes at least this deep defer
+/// moves that another thread is searching.
+pub const ABDADA_MIN_DEPTH: i32 = 3;
+/// At most this many deferred moves per node; later ones are not deferred.
+pub const ABDADA_MAX_DEFERRED: usize = 32;
 /// Late-move reductions: from this depth on.
 pub const LMR_MIN_DEPTH: i32 = 3;
 /// Late-move reductions: moves searched before reductions start.

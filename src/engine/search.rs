@@ -18,7 +18,8 @@ use super::tt::{Bound, Tt};
 use super::{is_decisive, Score, MATE};
 use crate::hive::{Color, Move, MoveList, Outcome, Position, MAX_MOVES};
 use arrayvec::ArrayVec;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::Mutex;
 
 /// Bigger than any score: the initial window bound.
 pub const INFINITE: Score = MATE + 1;
@@ -42,14 +43,83 @@ pub struct Shared<'a> {
     pub abort: AtomicBool,
     /// Nodes of all workers, flushed every [`CHECK_EVERY`] nodes.
     pub nodes: AtomicU64,
-    /// The deepest iteration a helper completed (locked once per helper
+    /// The iterations completed so far, one per depth, shallowest first,
+    /// each by whichever worker completed it first (locked once per
     /// iteration, never inside the tree walk).
-    pub helper_best: std::sync::Mutex<Option<HelperResult>>,
+    pub deepest: Mutex<Vec<Completed>>,
+    /// Depth of [`Shared::deepest`], readable without the lock: a worker
+    /// still searching that depth or a shallower one gives its iteration up.
+    pub completed: AtomicU32,
+    /// Simplified ABDADA: the positions some worker is searching right now,
+    /// by [`busy_key`]; the others search their other moves first.
+    pub busy: Box<[AtomicU64]>,
 }
 
-/// A helper's completed iteration.
+/// Slots of [`Shared::busy`] (a power of two).
+pub const BUSY_SLOTS: usize = 1 << 14;
+
+/// The [`Shared::busy`] key of a position (after the move) searched to
+/// `depth`.
+#[inline]
+fn busy_key(hash: u64, depth: i32) -> u64 {
+    hash ^ (depth as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+impl<'a> Shared<'a> {
+    /// The state shared by the workers of one search.
+    pub fn new(tt: &'a Tt, stop: &'a AtomicBool) -> Self {
+        Shared {
+            tt,
+            stop,
+            abort: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+            deepest: Mutex::new(Vec::new()),
+            completed: AtomicU32::new(0),
+            busy: (0..BUSY_SLOTS).map(|_| AtomicU64::new(0)).collect(),
+        }
+    }
+
+    #[inline]
+    fn busy_slot(&self, key: u64) -> &AtomicU64 {
+        &self.busy[key as usize & (BUSY_SLOTS - 1)]
+    }
+
+    /// Records a completed iteration if it is deeper than any before.
+    pub fn publish(&self, result: Completed) {
+        if let Ok(mut deepest) = self.deepest.lock() {
+            if deepest.last().is_none_or(|d| d.depth < result.depth) {
+                self.completed.store(result.depth, Ordering::Relaxed);
+                deepest.push(result);
+            }
+        }
+    }
+
+    /// The deepest completed iteration, if it is deeper than `depth`.
+    pub fn deeper_than(&self, depth: u32) -> Option<Completed> {
+        if self.completed.load(Ordering::Relaxed) <= depth {
+            return None;
+        }
+        self.deepest
+            .lock()
+            .ok()
+            .and_then(|d| d.last().filter(|d| d.depth > depth).cloned())
+    }
+
+    /// The completed iterations deeper than `depth`, shallowest first.
+    pub fn completed_after(&self, depth: u32) -> Vec<Completed> {
+        if self.completed.load(Ordering::Relaxed) <= depth {
+            return Vec::new();
+        }
+        self.deepest.lock().map_or_else(
+            |_| Vec::new(),
+            |d| d.iter().filter(|c| c.depth > depth).cloned().collect(),
+        )
+    }
+}
+
+/// A completed iteration of some worker.
 #[derive(Clone, Debug)]
-pub struct HelperResult {
+pub struct Completed {
     /// Depth completed.
     pub depth: u32,
     /// Its best root move.
@@ -112,6 +182,8 @@ pub struct Config {
     pub node_limit: Option<u64>,
     /// Late-move reduction divisor (normally [`params::LMR_DIVISOR`]).
     pub lmr_divisor: f64,
+    /// More than one worker: defer moves another worker is searching.
+    pub parallel: bool,
 }
 
 /// A root move and what the last iterations said about it.
@@ -154,6 +226,9 @@ pub struct Worker<'a> {
     root_ply: u32,
     /// Set when the search was cut short; scores after that are garbage.
     pub aborted: bool,
+    /// Set with `aborted` when the iteration was given up because another
+    /// worker completed its depth; the search itself goes on.
+    pub abandoned: bool,
     killers: Box<[[Option<Move>; 2]; STACK]>,
     pv: Box<[[Option<Move>; STACK]; STACK]>,
     pv_len: Box<[usize; STACK]>,
@@ -194,6 +269,7 @@ impl<'a> Worker<'a> {
             unflushed: 0,
             root_ply,
             aborted: false,
+            abandoned: false,
             killers: Box::new([[None; 2]; STACK]),
             pv: Box::new([[None; STACK]; STACK]),
             pv_len: Box::new([0; STACK]),
@@ -259,6 +335,13 @@ impl<'a> Worker<'a> {
             self.aborted = true;
             return;
         }
+        if self.cfg.parallel
+            && self.shared.completed.load(Ordering::Relaxed) >= self.root_depth as u32
+        {
+            self.aborted = true;
+            self.abandoned = true;
+            return;
+        }
         if self.id == 0 {
             let out_of_time = self.tm.as_ref().is_some_and(|tm| tm.hard_expired());
             let out_of_nodes = self
@@ -270,6 +353,40 @@ impl<'a> Worker<'a> {
                 self.shared.abort.store(true, Ordering::Relaxed);
             }
         }
+    }
+
+    /// Takes over another worker's deeper result: its score centres the
+    /// next aspiration window and its best move is searched first.
+    pub fn adopt(&mut self, c: &Completed) {
+        self.best_score = c.score;
+        self.best_pv.clone_from(&c.pv);
+        self.completed_depth = c.depth;
+        if let Some(i) = self.root_moves.iter().position(|r| r.mv == c.best_move) {
+            let rm = self.root_moves.remove(i);
+            self.root_moves.insert(0, rm);
+        }
+    }
+
+    /// This worker's completed iteration, to publish.
+    pub fn completed(&self) -> Completed {
+        Completed {
+            depth: self.completed_depth,
+            best_move: self.best_move(),
+            score: self.best_score,
+            pv: self.best_pv.clone(),
+        }
+    }
+
+    /// After an abandoned iteration: clears the abort so the worker can go
+    /// on to the next depth. Returns whether the iteration was abandoned
+    /// (rather than stopped).
+    pub fn resume(&mut self) -> bool {
+        let abandoned = self.abandoned;
+        if abandoned {
+            self.aborted = false;
+            self.abandoned = false;
+        }
+        abandoned
     }
 
     /// One iteration at `depth` with an aspiration window around the
@@ -312,9 +429,27 @@ impl<'a> Worker<'a> {
         for rm in self.root_moves.iter_mut() {
             rm.score = -INFINITE;
         }
-        for i in 0..self.root_moves.len() {
+        let n = self.root_moves.len();
+        let mut deferred: ArrayVec<usize, MAX_MOVES> = ArrayVec::new();
+        for step in 0.. {
+            let i = if step < n {
+                step
+            } else if let Some(&i) = deferred.get(step - n) {
+                i
+            } else {
+                break;
+            };
             let mv = self.root_moves[i].mv;
             self.pos.make(mv);
+            let key = busy_key(self.pos.hash(), depth);
+            if self.cfg.parallel {
+                if step < n && i > 0 && self.shared.busy_slot(key).load(Ordering::Relaxed) == key {
+                    self.pos.unmake();
+                    deferred.push(i);
+                    continue;
+                }
+                self.shared.busy_slot(key).store(key, Ordering::Relaxed);
+            }
             self.nodes += 1;
             self.unflushed += 1;
             let score = if i == 0 {
@@ -327,6 +462,14 @@ impl<'a> Worker<'a> {
                     s
                 }
             };
+            if self.cfg.parallel {
+                let _ = self.shared.busy_slot(key).compare_exchange(
+                    key,
+                    0,
+                    Ordering::Relaxed,
+                    Ordering::Relaxed,
+                );
+            }
             self.pos.unmake();
             if self.aborted {
                 break;
@@ -500,11 +643,36 @@ impl<'a> Worker<'a> {
         let original_alpha = alpha;
         let mut best = -INFINITE;
         let mut best_move = None;
-        for i in 0..moves.len() {
-            let searched = i;
-            let mv = pick(&mut moves, &mut scores, i);
-            let move_order = scores[i];
+        // Simplified ABDADA: with several workers, a move (other than the
+        // first) whose position another worker is searching right now waits
+        // until the other moves are done.
+        let abdada = self.cfg.parallel && depth >= params::ABDADA_MIN_DEPTH;
+        let mut deferred: ArrayVec<(Move, i32), { params::ABDADA_MAX_DEFERRED }> = ArrayVec::new();
+        let total = moves.len();
+        let mut searched = 0;
+        for step in 0.. {
+            let (mv, move_order) = if step < total {
+                let mv = pick(&mut moves, &mut scores, step);
+                (mv, scores[step])
+            } else if let Some(&d) = deferred.get(step - total) {
+                d
+            } else {
+                break;
+            };
             self.pos.make(mv);
+            let key = busy_key(self.pos.hash(), depth);
+            if abdada {
+                if step < total
+                    && searched > 0
+                    && !deferred.is_full()
+                    && self.shared.busy_slot(key).load(Ordering::Relaxed) == key
+                {
+                    self.pos.unmake();
+                    deferred.push((mv, move_order));
+                    continue;
+                }
+                self.shared.busy_slot(key).store(key, Ordering::Relaxed);
+            }
             self.nodes += 1;
             self.unflushed += 1;
             let mut new_depth = depth - 1;
@@ -545,7 +713,16 @@ impl<'a> Worker<'a> {
                 }
                 s
             };
+            if abdada {
+                let _ = self.shared.busy_slot(key).compare_exchange(
+                    key,
+                    0,
+                    Ordering::Relaxed,
+                    Ordering::Relaxed,
+                );
+            }
             self.pos.unmake();
+            searched += 1;
             if self.aborted {
                 return 0;
             }
@@ -558,7 +735,7 @@ impl<'a> Worker<'a> {
                         self.update_pv(ply, mv);
                     }
                     if alpha >= beta {
-                        self.on_cutoff(mv, prev, ply, depth, &moves[..i]);
+                        self.on_cutoff(mv, prev, ply, depth, &moves[..step.min(total)]);
                         break;
                     }
                 }
