@@ -121,6 +121,9 @@ enum Command {
         /// Give B the opposite setting of the surround-threat extension.
         #[arg(long)]
         b_flip_ext: bool,
+        /// Give B the opposite setting of late-move pruning.
+        #[arg(long)]
+        b_flip_lmp: bool,
         /// Give B the hand-picked evaluation weights (A plays the tuned ones).
         #[arg(long)]
         b_hand_picked: bool,
@@ -271,6 +274,7 @@ fn main() -> ExitCode {
             b_flip_lmr,
             b_flip_rfp,
             b_flip_ext,
+            b_flip_lmp,
             b_hand_picked,
             seed,
             game_type,
@@ -300,6 +304,7 @@ fn main() -> ExitCode {
                     lmr: Features::DEFAULT.lmr != b_flip_lmr,
                     rfp: Features::DEFAULT.rfp != b_flip_rfp,
                     threat_extension: Features::DEFAULT.threat_extension != b_flip_ext,
+                    lmp: Features::DEFAULT.lmp != b_flip_lmp,
                 },
                 nodes: b_nodes.unwrap_or(nodes),
                 move_time: movetime_ms.map(std::time::Duration::from_millis),

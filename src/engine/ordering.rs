@@ -129,6 +129,20 @@ fn around(queen: Option<Hex>, from: Option<Hex>, to: Hex) -> i32 {
     fills - frees
 }
 
+/// Whether a move leaves the Queens alone: it fills no cell around the enemy
+/// Queen and frees no cell around the own Queen. Late-move pruning skips
+/// such moves near the leaves.
+#[inline(always)]
+pub fn is_quiet(mv: Move, own_q: Option<Hex>, their_q: Option<Hex>) -> bool {
+    match mv {
+        Move::Pass => true,
+        Move::Place { to, .. } => around(their_q, None, to) <= 0,
+        Move::Move { from, to, .. } => {
+            around(their_q, Some(from), to) <= 0 && around(own_q, Some(from), to) >= 0
+        }
+    }
+}
+
 #[inline(always)]
 fn static_score(mv: Move, own_q: Option<Hex>, their_q: Option<Hex>, their_free: usize) -> i32 {
     match mv {

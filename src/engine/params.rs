@@ -171,6 +171,13 @@ pub const ASPIRATION_MIN_DEPTH: i32 = 4;
 pub const ABDADA_MIN_DEPTH: i32 = 3;
 /// At most this many deferred moves per node; later ones are not deferred.
 pub const ABDADA_MAX_DEFERRED: usize = 32;
+/// Late-move pruning: in non-PV nodes this deep or shallower, quiet moves
+/// after the first `LMP_BASE + LMP_PER_DEPTH2 · depth²` are skipped.
+pub const LMP_MAX_DEPTH: i32 = 3;
+/// See [`LMP_MAX_DEPTH`].
+pub const LMP_BASE: usize = 6;
+/// See [`LMP_MAX_DEPTH`].
+pub const LMP_PER_DEPTH2: usize = 4;
 /// Late-move reductions: from this depth on.
 pub const LMR_MIN_DEPTH: i32 = 3;
 /// Late-move reductions: moves searched before reductions start.

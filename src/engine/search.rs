@@ -11,7 +11,7 @@
 //! fixed arrays allocated once per search.
 
 use super::eval::evaluate_with;
-use super::ordering::{pick, score_moves, Heuristics, OrderContext};
+use super::ordering::{is_quiet, pick, score_moves, Heuristics, OrderContext};
 use super::params::{self, order, EvalWeights, MAX_PLY, STACK_MARGIN};
 use super::time::TimeManager;
 use super::tt::{Bound, Tt};
@@ -27,6 +27,10 @@ pub const INFINITE: Score = MATE + 1;
 /// Stack size of a search thread. A node keeps a move list and its scores on
 /// the stack (about 15 KiB), and the search goes at most `MAX_PLY` deep.
 pub const WORKER_STACK_BYTES: usize = 64 << 20;
+
+/// Slots of a worker's evaluation cache (indexed by the lower 16 bits of
+/// the hash).
+const EVAL_CACHE_SLOTS: usize = 1 << 16;
 
 /// Nodes between two looks at the clock and the stop flags.
 const CHECK_EVERY: u64 = 1024;
@@ -142,6 +146,10 @@ pub struct Features {
     pub lmr: bool,
     /// One ply more after a move that leaves the enemy Queen one free cell.
     pub threat_extension: bool,
+    /// Late-move pruning: near the leaves of non-PV nodes, quiet moves
+    /// (ones that neither crowd the enemy Queen nor free the own Queen)
+    /// after the first few are not searched.
+    pub lmp: bool,
 }
 
 impl Features {
@@ -153,6 +161,7 @@ impl Features {
         rfp: true,
         lmr: true,
         threat_extension: true,
+        lmp: false,
     };
     /// Everything on.
     pub const ALL: Features = Features {
@@ -160,6 +169,7 @@ impl Features {
         rfp: true,
         lmr: true,
         threat_extension: true,
+        lmp: true,
     };
     /// Everything off (exact search).
     pub const NONE: Features = Features {
@@ -167,6 +177,7 @@ impl Features {
         rfp: false,
         lmr: false,
         threat_extension: false,
+        lmp: false,
     };
 }
 
@@ -233,6 +244,9 @@ pub struct Worker<'a> {
     pv: Box<[[Option<Move>; STACK]; STACK]>,
     pv_len: Box<[usize; STACK]>,
     lmr: Box<[[u8; 64]; 64]>,
+    /// Evaluations of recently seen positions, by hash: the upper 48 bits of
+    /// the hash above the score as an `i16` (the lower 16 bits index).
+    eval_cache: Box<[u64]>,
     /// The root moves, best first after each iteration.
     pub root_moves: Vec<RootMove>,
     /// Principal variation of the last completed (or adopted) result.
@@ -274,6 +288,7 @@ impl<'a> Worker<'a> {
             pv: Box::new([[None; STACK]; STACK]),
             pv_len: Box::new([0; STACK]),
             lmr: Box::new(lmr_table(cfg.lmr_divisor)),
+            eval_cache: vec![0; EVAL_CACHE_SLOTS].into_boxed_slice(),
             root_moves: root_moves
                 .iter()
                 .map(|&mv| RootMove {
@@ -353,6 +368,23 @@ impl<'a> Worker<'a> {
                 self.shared.abort.store(true, Ordering::Relaxed);
             }
         }
+    }
+
+    /// The static evaluation of the current position, from the cache when
+    /// this worker evaluated it recently.
+    #[inline]
+    fn evaluate(&mut self) -> Score {
+        let hash = self.pos.hash();
+        let slot = &mut self.eval_cache[hash as usize & (EVAL_CACHE_SLOTS - 1)];
+        let check = hash & !0xFFFF;
+        if *slot & !0xFFFF == check && *slot != 0 {
+            return Score::from(*slot as u16 as i16);
+        }
+        let score = evaluate_with(&self.pos, &self.cfg.weights);
+        if let Ok(small) = i16::try_from(score) {
+            *slot = check | u64::from(small as u16);
+        }
+        score
     }
 
     /// Takes over another worker's deeper result: its score centres the
@@ -563,7 +595,7 @@ impl<'a> Worker<'a> {
             return 0;
         }
         if depth <= 0 || ply >= MAX_PLY {
-            return evaluate_with(&self.pos, &self.cfg.weights);
+            return self.evaluate();
         }
         // Mate distance pruning: no line from here beats a win right now.
         alpha = alpha.max(-MATE + ply as Score);
@@ -589,8 +621,8 @@ impl<'a> Worker<'a> {
 
         let us = self.pos.side_to_move();
         let f = self.cfg.features;
-        if (f.rfp || f.null_move) && !pv_node {
-            let static_eval = evaluate_with(&self.pos, &self.cfg.weights);
+        if !pv_node && ((f.rfp && depth <= params::RFP_MAX_DEPTH) || f.null_move) {
+            let static_eval = self.evaluate();
             // Reverse futility: far above beta near the leaves.
             if f.rfp
                 && depth <= params::RFP_MAX_DEPTH
@@ -650,6 +682,13 @@ impl<'a> Worker<'a> {
         let mut deferred: ArrayVec<(Move, i32), { params::ABDADA_MAX_DEFERRED }> = ArrayVec::new();
         let total = moves.len();
         let mut searched = 0;
+        let lmp_after = if f.lmp && !pv_node && depth <= params::LMP_MAX_DEPTH {
+            params::LMP_BASE + params::LMP_PER_DEPTH2 * (depth * depth) as usize
+        } else {
+            usize::MAX
+        };
+        let own_q = self.pos.queen(us);
+        let their_q = self.pos.queen(them);
         for step in 0.. {
             let (mv, move_order) = if step < total {
                 let mv = pick(&mut moves, &mut scores, step);
@@ -659,6 +698,13 @@ impl<'a> Worker<'a> {
             } else {
                 break;
             };
+            if searched >= lmp_after
+                && move_order < order::COUNTER
+                && !is_decisive(best)
+                && is_quiet(mv, own_q, their_q)
+            {
+                continue;
+            }
             self.pos.make(mv);
             let key = busy_key(self.pos.hash(), depth);
             if abdada {
