@@ -161,7 +161,7 @@ impl Features {
         rfp: true,
         lmr: true,
         threat_extension: true,
-        lmp: false,
+        lmp: true,
     };
     /// Everything on.
     pub const ALL: Features = Features {
@@ -680,8 +680,9 @@ impl<'a> Worker<'a> {
         // until the other moves are done.
         let abdada = self.cfg.parallel && depth >= params::ABDADA_MIN_DEPTH;
         let mut deferred: ArrayVec<(Move, i32), { params::ABDADA_MAX_DEFERRED }> = ArrayVec::new();
-        let total = moves.len();
+        let mut total = moves.len();
         let mut searched = 0;
+        let mut lmp_done = false;
         let lmp_after = if f.lmp && !pv_node && depth <= params::LMP_MAX_DEPTH {
             params::LMP_BASE + params::LMP_PER_DEPTH2 * (depth * depth) as usize
         } else {
@@ -690,6 +691,22 @@ impl<'a> Worker<'a> {
         let own_q = self.pos.queen(us);
         let their_q = self.pos.queen(them);
         for step in 0.. {
+            // Late-move pruning: once enough moves were searched, drop the
+            // quiet ones still waiting (keeping the others in order).
+            if searched >= lmp_after && !lmp_done && step < total && !is_decisive(best) {
+                lmp_done = true;
+                let mut keep = step;
+                for k in step..total {
+                    if scores[k] >= order::COUNTER || !is_quiet(moves[k], own_q, their_q) {
+                        moves.swap(keep, k);
+                        scores.swap(keep, k);
+                        keep += 1;
+                    }
+                }
+                moves.truncate(keep);
+                scores.truncate(keep);
+                total = keep;
+            }
             let (mv, move_order) = if step < total {
                 let mv = pick(&mut moves, &mut scores, step);
                 (mv, scores[step])
@@ -698,7 +715,8 @@ impl<'a> Worker<'a> {
             } else {
                 break;
             };
-            if searched >= lmp_after
+            if step >= total
+                && searched >= lmp_after
                 && move_order < order::COUNTER
                 && !is_decisive(best)
                 && is_quiet(mv, own_q, their_q)
