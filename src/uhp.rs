@@ -247,6 +247,8 @@ impl<W: Write> UhpServer<W> {
         };
         let line = game.game_string();
         self.game = Some(game);
+        self.engine.options = self.settings.engine.clone();
+        self.engine.options.repetition_draw = self.settings.repetition_draw;
         self.engine.new_game();
         Ok(vec![line])
     }
@@ -407,7 +409,15 @@ impl<W: Write> UhpServer<W> {
             "ReportIntermediateBestMoves" => self.settings.report_intermediate = as_bool()?,
             "Verbose" => self.settings.verbose = as_bool()?,
             "Threads" => self.settings.engine.threads = as_int(MAX_THREADS)?,
-            "HashMB" => self.settings.engine.hash_mb = as_int(MAX_HASH_MB)?,
+            "HashMB" => {
+                self.settings.engine.hash_mb = as_int(MAX_HASH_MB)?;
+                // Allocate now (the viewer waits for `ok`) rather than in
+                // the next search's time; without a game, `newgame` does.
+                if self.game.is_some() {
+                    self.engine.options.hash_mb = self.settings.engine.hash_mb;
+                    self.engine.prepare_tables();
+                }
+            }
             _ => unreachable!("option names come from OPTION_NAMES"),
         }
         Ok(())

@@ -139,6 +139,38 @@ fn exact_search_matches_plain_negamax() {
 }
 
 #[test]
+fn parallel_exact_search_agrees_with_one_thread() {
+    // Deep enough that the workers defer each other's moves inside the tree
+    // (simplified ABDADA) and give up iterations another worker completed.
+    let cases = [
+        BLOCKS[0],
+        "Base+MLP;InProgress;White[4];wP;bS1 -wP;wB1 wP-;bS2 \\bS1;wQ wP\\;bQ /bS2",
+    ];
+    for gs in cases {
+        let pos = position(gs);
+        let one = search_depth(&mut engine(1, false), &pos, 5).score;
+        for threads in [2, 3] {
+            let many = search_depth(&mut engine(threads, false), &pos, 5).score;
+            assert_eq!(many, one, "{gs}, {threads} threads");
+        }
+    }
+}
+
+#[test]
+fn new_game_allocates_the_table_outside_the_search() {
+    let mut e = Engine::new(EngineOptions {
+        threads: 1,
+        hash_mb: 4,
+        repetition_draw: true,
+    });
+    e.new_game();
+    assert!(!e.prepare_tables(), "new_game allocated the table already");
+    e.options.hash_mb = 8;
+    assert!(e.prepare_tables(), "a new size means a new table");
+    assert!(!e.prepare_tables());
+}
+
+#[test]
 fn surround_in_one_is_found_and_scored() {
     for gs in WIN_IN_1 {
         let mut pos = position(gs);

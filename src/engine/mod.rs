@@ -162,10 +162,14 @@ impl Engine {
     }
 
     /// Forgets everything learned from earlier searches (table, history,
-    /// countermoves).
+    /// countermoves), and allocates the table at the size in
+    /// [`Engine::options`] if it is not that size yet, so that the first
+    /// search of the game does not spend its time on it.
     pub fn new_game(&mut self) {
-        if let Some(tt) = self.tt.as_mut() {
-            tt.clear();
+        if !self.prepare_tables() {
+            if let Some(tt) = self.tt.as_mut() {
+                tt.clear();
+            }
         }
         for h in &mut self.heuristics {
             h.clear();
@@ -199,9 +203,16 @@ impl Engine {
         self.features
     }
 
-    fn prepare_tables(&mut self) {
+    /// Allocates the transposition table at the size in [`Engine::options`]
+    /// unless it already has that size (a new table is empty), and the
+    /// per-thread tables. Returns whether the table was (re)allocated.
+    /// Searches call it too, but allocating a large table takes long (about
+    /// a second per 4 GiB), so the protocol layer calls it when the size is
+    /// set and at `newgame`, outside any search's time.
+    pub fn prepare_tables(&mut self) -> bool {
         let mb = self.options.hash_mb.max(1);
-        if self.tt.as_ref().is_none_or(|t| t.requested_mb() != mb) {
+        let allocate = self.tt.as_ref().is_none_or(|t| t.requested_mb() != mb);
+        if allocate {
             self.tt = None;
             self.tt = Some(Tt::new(mb));
         }
@@ -209,6 +220,7 @@ impl Engine {
         while self.heuristics.len() < threads {
             self.heuristics.push(Heuristics::default());
         }
+        allocate
     }
 
     /// Searches `pos` within `limits`, or until `stop` is raised, and

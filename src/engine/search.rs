@@ -843,3 +843,64 @@ fn has_own_piece_free_to_move(pos: &Position, color: Color) -> bool {
     pos.pieces_on_board()
         .any(|p| p.color() == color && pos.is_top(p))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hive::game::Game;
+    use crate::hive::Rules;
+
+    fn exact_config(parallel: bool) -> Config {
+        Config {
+            features: Features::NONE,
+            repetition_draw: true,
+            weights: EvalWeights::DEFAULT,
+            node_limit: None,
+            lmr_divisor: params::LMR_DIVISOR,
+            parallel,
+        }
+    }
+
+    /// Exact score of a fixed-depth search; with `busy_replies`, every
+    /// reply to every root move is marked as searched by another worker
+    /// first, so that the nodes below the root defer all but their first
+    /// move.
+    fn exact_score(pos: &Position, depth: i32, busy_replies: bool) -> Score {
+        let tt = Tt::new(1);
+        let stop = AtomicBool::new(false);
+        let shared = Shared::new(&tt, &stop);
+        let cfg = exact_config(busy_replies);
+        let mut root = MoveList::new();
+        pos.generate_moves(&mut root);
+        if busy_replies {
+            let mut p = pos.clone();
+            for &m1 in &root {
+                p.make(m1);
+                let mut replies = MoveList::new();
+                p.generate_moves(&mut replies);
+                for &m2 in &replies {
+                    p.make(m2);
+                    let key = busy_key(p.hash(), depth - 1);
+                    shared.busy_slot(key).store(key, Ordering::Relaxed);
+                    p.unmake();
+                }
+                p.unmake();
+            }
+        }
+        let mut heur = Heuristics::default();
+        let mut w = Worker::new(0, pos, &shared, &cfg, &mut heur, None, &root);
+        w.order_root();
+        for d in 1..=depth {
+            assert!(w.iterate(d));
+        }
+        w.best_score
+    }
+
+    #[test]
+    fn deferred_moves_are_searched_after_the_others() {
+        let gs = "Base;InProgress;White[5];wS1;bS1 wS1-;wQ -wS1;bQ bS1-;wA1 \\wS1;bA1 bQ/;wG1 /wQ;bG1 bQ\\";
+        let game = Game::from_game_string(gs, Rules::default(), true).expect("valid");
+        let pos = game.position();
+        assert_eq!(exact_score(pos, 4, true), exact_score(pos, 4, false));
+    }
+}
