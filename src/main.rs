@@ -169,6 +169,10 @@ enum Command {
         /// Depth in plies.
         #[arg(long, default_value_t = waggle::engine::bench::BENCH_DEPTH)]
         depth: u32,
+        /// Search each position for this many seconds instead of to a
+        /// depth (with the default table size), and show the depth reached.
+        #[arg(long, value_parser = waggle::tools::arena::parse_seconds)]
+        movetime: Option<std::time::Duration>,
     },
 }
 
@@ -436,13 +440,15 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
-        Some(Command::Bench { depth }) => {
+        Some(Command::Bench { depth, movetime }) => {
+            use waggle::engine::bench::{self, BenchLimit};
             let threads = cli.threads.unwrap_or(1);
-            let result = waggle::engine::bench::run(depth, threads, |i, line| {
+            let limit = movetime.map_or(BenchLimit::Depth(depth), BenchLimit::Time);
+            let result = bench::run(limit, threads, |i, line| {
                 let ms = line.elapsed.as_millis();
                 println!(
-                    "{i:>3} {:>10} nodes {ms:>6} ms  {}",
-                    line.nodes, line.game_string
+                    "{i:>3} {:>10} nodes {ms:>6} ms depth {:>2}  {}",
+                    line.nodes, line.depth, line.game_string
                 );
             });
             match result {

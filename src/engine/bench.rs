@@ -37,21 +37,35 @@ pub struct BenchLine {
     pub nodes: u64,
     /// Time taken.
     pub elapsed: Duration,
+    /// Deepest completed iteration.
+    pub depth: u32,
 }
 
-/// Runs the bench at `depth` with `threads` threads (1 for the signature),
-/// calling `each` after each position. Returns the total nodes and time.
+/// How long each bench position is searched.
+#[derive(Copy, Clone, Debug)]
+pub enum BenchLimit {
+    /// To a fixed depth (the signature: deterministic with one thread).
+    Depth(u32),
+    /// For a fixed time, as `bestmove time` does (depth and nodes vary).
+    Time(Duration),
+}
+
+/// Runs the bench with `threads` threads (1 for the signature), calling
+/// `each` after each position. Returns the total nodes and time.
 ///
 /// # Errors
 /// A GameString in the bench file that cannot be loaded.
 pub fn run(
-    depth: u32,
+    limit: BenchLimit,
     threads: usize,
     mut each: impl FnMut(usize, &BenchLine),
 ) -> Result<(u64, Duration), String> {
     let mut engine = Engine::new(EngineOptions {
         threads: threads.max(1),
-        hash_mb: BENCH_HASH_MB,
+        hash_mb: match limit {
+            BenchLimit::Depth(_) => BENCH_HASH_MB,
+            BenchLimit::Time(_) => EngineOptions::default().hash_mb,
+        },
         repetition_draw: true,
     });
     let stop = AtomicBool::new(false);
@@ -61,9 +75,15 @@ pub fn run(
         let game = Game::from_game_string(gs, Rules::default(), true)
             .map_err(|e| format!("bench position {}: {e}", i + 1))?;
         engine.new_game();
-        let limits = Limits {
-            depth: Some(depth),
-            ..Limits::default()
+        let limits = match limit {
+            BenchLimit::Depth(depth) => Limits {
+                depth: Some(depth),
+                ..Limits::default()
+            },
+            BenchLimit::Time(t) => Limits {
+                time: Some(t),
+                ..Limits::default()
+            },
         };
         let start = Instant::now();
         let result = engine.search(game.position(), &limits, &stop, &mut |_| {});
@@ -76,6 +96,7 @@ pub fn run(
                 game_string: gs.to_string(),
                 nodes: result.nodes,
                 elapsed,
+                depth: result.depth,
             },
         );
     }

@@ -1,0 +1,70 @@
+//! `waggle bench`: the signature is deterministic and adds up, and the timed
+//! variant reports the depth it reached for every position.
+
+use std::process::Command;
+
+fn bench(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_waggle"))
+        .arg("bench")
+        .args(args)
+        .output()
+        .expect("waggle runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("UTF-8")
+}
+
+/// (nodes, depth) of each position line.
+fn lines(out: &str) -> Vec<(u64, u32)> {
+    out.lines()
+        .filter(|l| !l.starts_with("Bench:"))
+        .map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            assert_eq!((f[2], f[4], f[5]), ("nodes", "ms", "depth"), "{l}");
+            (
+                f[1].parse().expect("node count"),
+                f[6].parse().expect("depth"),
+            )
+        })
+        .collect()
+}
+
+fn total(out: &str) -> u64 {
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("Bench:"))
+        .expect("a Bench line");
+    line.split_whitespace()
+        .nth(1)
+        .expect("total")
+        .parse()
+        .expect("number")
+}
+
+#[test]
+fn the_signature_is_reproducible_and_adds_up() {
+    let first = bench(&["--depth", "3"]);
+    let second = bench(&["--depth", "3"]);
+    assert_eq!(total(&first), total(&second));
+    let per_position = lines(&first);
+    let positions = waggle::engine::bench::positions().count();
+    assert_eq!(per_position.len(), positions);
+    assert_eq!(per_position.iter().map(|l| l.0).sum::<u64>(), total(&first));
+    assert!(per_position.iter().all(|l| l.1 <= 3));
+}
+
+#[test]
+fn a_timed_bench_reports_the_depth_of_every_position() {
+    let out = bench(&["--movetime", "0.02"]);
+    let per_position = lines(&out);
+    assert_eq!(
+        per_position.len(),
+        waggle::engine::bench::positions().count()
+    );
+    // No bench position has a single legal move (which a timed search
+    // would play without searching), so one iteration at least completes.
+    assert!(per_position.iter().all(|l| l.1 >= 1), "{out}");
+}
