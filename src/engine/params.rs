@@ -175,9 +175,9 @@ pub const ABDADA_MAX_DEFERRED: usize = 32;
 /// after the first `LMP_BASE + LMP_PER_DEPTH2 · depth²` are skipped.
 pub const LMP_MAX_DEPTH: i32 = 3;
 /// See [`LMP_MAX_DEPTH`].
-pub const LMP_BASE: usize = 6;
+pub const LMP_BASE: usize = 4;
 /// See [`LMP_MAX_DEPTH`].
-pub const LMP_PER_DEPTH2: usize = 4;
+pub const LMP_PER_DEPTH2: usize = 2;
 /// Late-move reductions: from this depth on.
 pub const LMR_MIN_DEPTH: i32 = 3;
 /// Late-move reductions: moves searched before reductions start.

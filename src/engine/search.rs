@@ -697,7 +697,8 @@ impl<'a> Worker<'a> {
                 lmp_done = true;
                 let mut keep = step;
                 for k in step..total {
-                    if scores[k] >= order::COUNTER || !is_quiet(moves[k], own_q, their_q) {
+                    if scores[k] >= order::COUNTER || !is_quiet(&self.pos, moves[k], own_q, their_q)
+                    {
                         moves.swap(keep, k);
                         scores.swap(keep, k);
                         keep += 1;
@@ -719,7 +720,7 @@ impl<'a> Worker<'a> {
                 && searched >= lmp_after
                 && move_order < order::COUNTER
                 && !is_decisive(best)
-                && is_quiet(mv, own_q, their_q)
+                && is_quiet(&self.pos, mv, own_q, their_q)
             {
                 continue;
             }
