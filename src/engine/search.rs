@@ -659,13 +659,26 @@ impl<'a> Worker<'a> {
         let mut moves = MoveList::new();
         self.pos.generate_moves(&mut moves);
         let prev = self.pos.last_move();
+        let tt_index = tt_hit
+            .and_then(|h| h.mv)
+            .and_then(|t| moves.iter().position(|&m| m == t));
         let ctx = OrderContext {
-            tt_move: tt_hit.and_then(|h| h.mv).filter(|m| moves.contains(m)),
+            tt_move: tt_index.map(|i| moves[i]),
             killers: self.killers[ply],
             counter: self.heur.counter(prev),
         };
+        // With a table move, it is searched first and the others are scored
+        // only if it does not refute the node (it often does).
         let mut scores: ArrayVec<i32, MAX_MOVES> = ArrayVec::new();
-        score_moves(&self.pos, &moves, &ctx, self.heur, &mut scores);
+        let mut scored = false;
+        if let Some(i) = tt_index {
+            moves.swap(0, i);
+            scores.extend(std::iter::repeat_n(0, moves.len()));
+            scores[0] = order::TT_MOVE;
+        } else {
+            score_moves(&self.pos, &moves, &ctx, self.heur, &mut scores);
+            scored = true;
+        }
 
         let them = us.opponent();
         let their_free_before = self
@@ -691,6 +704,10 @@ impl<'a> Worker<'a> {
         let own_q = self.pos.queen(us);
         let their_q = self.pos.queen(them);
         for step in 0.. {
+            if step == 1 && !scored {
+                scored = true;
+                score_moves(&self.pos, &moves, &ctx, self.heur, &mut scores);
+            }
             // Late-move pruning: once enough moves were searched, drop the
             // quiet ones still waiting (keeping the others in order).
             if searched >= lmp_after && !lmp_done && step < total && !is_decisive(best) {

@@ -72,8 +72,11 @@ impl Hex {
     }
 
     /// Whether `other` is one of the six neighbours of this cell.
+    #[inline(always)]
     pub fn is_adjacent(self, other: Hex) -> bool {
-        Direction::ALL.iter().any(|&d| self.neighbor(d) == other)
+        // The index difference of two neighbours is one of six offsets.
+        let diff = other.0.wrapping_sub(self.0) & MASK;
+        ADJACENT_OFFSETS.contains(&diff)
     }
 
     /// The direction from this cell to an adjacent `other`, if adjacent.
@@ -84,6 +87,17 @@ impl Hex {
             .find(|&d| self.neighbor(d) == other)
     }
 }
+
+/// The index offsets of the six neighbours, reduced to the grid.
+const ADJACENT_OFFSETS: [u16; 6] = {
+    let mut offsets = [0u16; 6];
+    let mut i = 0;
+    while i < 6 {
+        offsets[i] = Direction::ALL[i].offset() & MASK;
+        i += 1;
+    }
+    offsets
+};
 
 /// One of the six directions of the pointy-topped hex grid, clockwise from NW.
 #[derive(Copy, Clone, Eq, PartialEq, Hash, Debug)]
@@ -254,6 +268,18 @@ impl HexSet {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn adjacency_is_being_a_neighbour() {
+        for a in 0..CELLS as u16 {
+            let a = Hex(a);
+            let ring = a.neighbors();
+            for b in 0..CELLS as u16 {
+                let b = Hex(b);
+                assert_eq!(a.is_adjacent(b), ring.contains(&b), "{a:?} {b:?}");
+            }
+        }
+    }
 
     #[test]
     fn neighbors_are_mutual_and_flanks_touch_both_ends() {
