@@ -124,6 +124,9 @@ enum Command {
         /// Give B the opposite setting of late-move pruning.
         #[arg(long)]
         b_flip_lmp: bool,
+        /// Give B the opposite setting of futility pruning.
+        #[arg(long)]
+        b_flip_futility: bool,
         /// Give B the hand-picked evaluation weights (A plays the tuned ones).
         #[arg(long)]
         b_hand_picked: bool,
@@ -279,6 +282,7 @@ fn main() -> ExitCode {
             b_flip_rfp,
             b_flip_ext,
             b_flip_lmp,
+            b_flip_futility,
             b_hand_picked,
             seed,
             game_type,
@@ -309,6 +313,7 @@ fn main() -> ExitCode {
                     rfp: Features::DEFAULT.rfp != b_flip_rfp,
                     threat_extension: Features::DEFAULT.threat_extension != b_flip_ext,
                     lmp: Features::DEFAULT.lmp != b_flip_lmp,
+                    futility: Features::DEFAULT.futility != b_flip_futility,
                 },
                 nodes: b_nodes.unwrap_or(nodes),
                 move_time: movetime_ms.map(std::time::Duration::from_millis),

@@ -171,6 +171,12 @@ pub const ASPIRATION_MIN_DEPTH: i32 = 4;
 pub const ABDADA_MIN_DEPTH: i32 = 3;
 /// At most this many deferred moves per node; later ones are not deferred.
 pub const ABDADA_MAX_DEFERRED: usize = 32;
+/// Futility pruning: in non-PV nodes this deep or shallower whose static
+/// evaluation is more than `FUTILITY_MARGIN · depth` below alpha, quiet moves
+/// after the first are skipped.
+pub const FUTILITY_MAX_DEPTH: i32 = 2;
+/// See [`FUTILITY_MAX_DEPTH`], in centi-liberties per ply.
+pub const FUTILITY_MARGIN: i32 = 150;
 /// Late-move pruning: in non-PV nodes this deep or shallower, quiet moves
 /// after the first `LMP_BASE + LMP_PER_DEPTH2 · depth²` are skipped.
 pub const LMP_MAX_DEPTH: i32 = 3;
