@@ -247,8 +247,7 @@ impl<W: Write> UhpServer<W> {
         };
         let line = game.game_string();
         self.game = Some(game);
-        self.engine.options = self.settings.engine.clone();
-        self.engine.options.repetition_draw = self.settings.repetition_draw;
+        self.sync_engine_options();
         self.engine.new_game();
         Ok(vec![line])
     }
@@ -276,6 +275,13 @@ impl<W: Write> UhpServer<W> {
         Ok(vec![game.legal_move_strings().join(";")])
     }
 
+    /// Hands the session's engine settings (threads, table size, the
+    /// repetition rule) to the engine.
+    fn sync_engine_options(&mut self) {
+        self.engine.options = self.settings.engine.clone();
+        self.engine.options.repetition_draw = self.settings.repetition_draw;
+    }
+
     fn bestmove(&mut self, args: &str) -> Answer {
         let game = self.game.as_ref().ok_or(Failure::Err(NO_GAME.into()))?;
         if let Some(reason) = game.game_over_reason() {
@@ -283,8 +289,7 @@ impl<W: Write> UhpServer<W> {
         }
         let limits = parse_limits(args).map_err(Failure::Err)?;
         let pos = game.position().clone();
-        self.engine.options = self.settings.engine.clone();
-        self.engine.options.repetition_draw = self.settings.repetition_draw;
+        self.sync_engine_options();
         let report = self.settings.report_intermediate;
         let verbose = self.settings.verbose;
         let interrupt = Arc::clone(&self.interrupt);
@@ -414,7 +419,7 @@ impl<W: Write> UhpServer<W> {
                 // Allocate now (the viewer waits for `ok`) rather than in
                 // the next search's time; without a game, `newgame` does.
                 if self.game.is_some() {
-                    self.engine.options.hash_mb = self.settings.engine.hash_mb;
+                    self.sync_engine_options();
                     self.engine.prepare_tables();
                 }
             }

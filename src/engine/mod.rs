@@ -30,7 +30,7 @@ pub use time::Clock;
 
 use crate::hive::{Move, MoveList, Position};
 use ordering::Heuristics;
-use search::{Config, Shared, Worker, WORKER_STACK_BYTES};
+use search::{Config, Shared, ThreadTables, Worker, WORKER_STACK_BYTES};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 use time::TimeManager;
@@ -132,7 +132,10 @@ pub struct Engine {
     features: Features,
     lmr_divisor: f64,
     tt: Option<Tt>,
-    heuristics: Vec<Heuristics>,
+    threads: Vec<ThreadTables>,
+    /// The busy positions of simplified ABDADA (see [`Shared`]), allocated
+    /// with the other tables.
+    busy: Box<[std::sync::atomic::AtomicU64]>,
 }
 
 impl Default for Engine {
@@ -157,7 +160,8 @@ impl Engine {
             features: Features::DEFAULT,
             lmr_divisor: params::LMR_DIVISOR,
             tt: None,
-            heuristics: Vec::new(),
+            threads: Vec::new(),
+            busy: Box::new([]),
         }
     }
 
@@ -171,8 +175,8 @@ impl Engine {
                 tt.clear();
             }
         }
-        for h in &mut self.heuristics {
-            h.clear();
+        for t in &mut self.threads {
+            t.heur.clear();
         }
     }
 
@@ -217,8 +221,11 @@ impl Engine {
             self.tt = Some(Tt::new(mb));
         }
         let threads = self.options.threads.max(1);
-        while self.heuristics.len() < threads {
-            self.heuristics.push(Heuristics::default());
+        while self.threads.len() < threads {
+            self.threads.push(ThreadTables::default());
+        }
+        if self.busy.is_empty() {
+            self.busy = Shared::busy_table();
         }
         allocate
     }
@@ -273,7 +280,7 @@ impl Engine {
         };
         tt.new_search();
         let tt: &Tt = tt;
-        let shared = Shared::new(tt, stop);
+        let shared = Shared::new(tt, &self.busy, stop);
         let cfg = Config {
             features: self.features,
             repetition_draw: self.options.repetition_draw,
@@ -282,10 +289,10 @@ impl Engine {
             lmr_divisor: self.lmr_divisor,
             parallel: threads > 1,
         };
-        let (main_heur, helper_heurs) = self.heuristics[..threads].split_at_mut(1);
-        let main_heur = &mut main_heur[0];
+        let (main_tables, helper_tables) = self.threads[..threads].split_at_mut(1);
+        let main_tables = &mut main_tables[0];
         let (best_move, score, depth, pv) = std::thread::scope(|s| {
-            for (i, heur) in helper_heurs.iter_mut().enumerate() {
+            for (i, tables) in helper_tables.iter_mut().enumerate() {
                 let shared = &shared;
                 let cfg = &cfg;
                 let root = &root;
@@ -293,7 +300,7 @@ impl Engine {
                     .name(format!("waggle-helper-{}", i + 1))
                     .stack_size(WORKER_STACK_BYTES)
                     .spawn_scoped(s, move || {
-                        let mut w = Worker::new(i + 1, pos, shared, cfg, heur, None, root);
+                        let mut w = Worker::new(i + 1, pos, shared, cfg, tables, None, root);
                         w.order_root();
                         helper_loop(&mut w, max_depth, shared);
                         w.flush_nodes();
@@ -309,7 +316,7 @@ impl Engine {
                 .name("waggle-main".into())
                 .stack_size(WORKER_STACK_BYTES)
                 .spawn_scoped(s, move || {
-                    let mut w = Worker::new(0, pos, shared, cfg, main_heur, Some(tm), root);
+                    let mut w = Worker::new(0, pos, shared, cfg, main_tables, Some(tm), root);
                     w.order_root();
                     let answer = main_loop(&mut w, max_depth, &tm, shared, &tx);
                     shared.abort.store(true, Ordering::Relaxed);
@@ -376,14 +383,8 @@ fn main_loop(
         if depth > 1 && tm.soft_expired() {
             break;
         }
-        let done = w.iterate(depth as i32);
-        if done {
-            shared.publish(w.completed());
-        } else if !w.resume() {
+        if w.deepen(depth).is_none() {
             break;
-        }
-        if let Some(c) = shared.deeper_than(w.completed_depth) {
-            w.adopt(&c);
         }
         w.flush_nodes();
         for c in shared.completed_after(reported) {
@@ -423,16 +424,9 @@ fn main_loop(
 fn helper_loop(w: &mut Worker<'_>, max_depth: u32, shared: &Shared<'_>) {
     let mut depth = 1;
     while depth <= max_depth {
-        if w.iterate(depth as i32) {
-            shared.publish(w.completed());
-            if depth == max_depth {
-                shared.abort.store(true, Ordering::Relaxed);
-            }
-        } else if !w.resume() {
-            break;
-        }
-        if let Some(c) = shared.deeper_than(w.completed_depth) {
-            w.adopt(&c);
+        let Some(done) = w.deepen(depth) else { break };
+        if done && depth == max_depth {
+            shared.abort.store(true, Ordering::Relaxed);
         }
         depth = w.completed_depth + 1;
     }

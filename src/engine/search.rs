@@ -56,7 +56,7 @@ pub struct Shared<'a> {
     pub completed: AtomicU32,
     /// Simplified ABDADA: the positions some worker is searching right now,
     /// by [`busy_key`]; the others search their other moves first.
-    pub busy: Box<[AtomicU64]>,
+    pub busy: &'a [AtomicU64],
 }
 
 /// Slots of [`Shared::busy`] (a power of two).
@@ -70,8 +70,17 @@ fn busy_key(hash: u64, depth: i32) -> u64 {
 }
 
 impl<'a> Shared<'a> {
-    /// The state shared by the workers of one search.
-    pub fn new(tt: &'a Tt, stop: &'a AtomicBool) -> Self {
+    /// An empty table of busy positions, to keep for many searches.
+    pub fn busy_table() -> Box<[AtomicU64]> {
+        (0..BUSY_SLOTS).map(|_| AtomicU64::new(0)).collect()
+    }
+
+    /// The state shared by the workers of one search; `busy` comes from
+    /// [`Shared::busy_table`] and is cleared here.
+    pub fn new(tt: &'a Tt, busy: &'a [AtomicU64], stop: &'a AtomicBool) -> Self {
+        for slot in busy {
+            slot.store(0, Ordering::Relaxed);
+        }
         Shared {
             tt,
             stop,
@@ -79,13 +88,33 @@ impl<'a> Shared<'a> {
             nodes: AtomicU64::new(0),
             deepest: Mutex::new(Vec::new()),
             completed: AtomicU32::new(0),
-            busy: (0..BUSY_SLOTS).map(|_| AtomicU64::new(0)).collect(),
+            busy,
         }
     }
 
     #[inline]
     fn busy_slot(&self, key: u64) -> &AtomicU64 {
         &self.busy[key as usize & (BUSY_SLOTS - 1)]
+    }
+
+    /// Whether some worker marked `key` as being searched.
+    #[inline]
+    fn is_busy(&self, key: u64) -> bool {
+        self.busy_slot(key).load(Ordering::Relaxed) == key
+    }
+
+    /// Marks `key` as being searched by the caller.
+    #[inline]
+    fn mark_busy(&self, key: u64) {
+        self.busy_slot(key).store(key, Ordering::Relaxed);
+    }
+
+    /// Clears the caller's mark of `key`, unless another key took the slot.
+    #[inline]
+    fn clear_busy(&self, key: u64) {
+        let _ = self
+            .busy_slot(key)
+            .compare_exchange(key, 0, Ordering::Relaxed, Ordering::Relaxed);
     }
 
     /// Records a completed iteration if it is deeper than any before.
@@ -236,6 +265,33 @@ fn lmr_table(divisor: f64) -> [[u8; 64]; 64] {
     t
 }
 
+/// A search thread's tables that outlive one search: move-ordering history
+/// and the evaluation cache. Kept by the engine so that a search allocates
+/// nothing; the cache is cleared at each search, since the weights may
+/// change between searches.
+pub struct ThreadTables {
+    /// History and countermoves.
+    pub heur: Heuristics,
+    /// Evaluations of recently seen positions, by hash: the upper 48 bits of
+    /// the hash above the score as an `i16` (the lower 16 bits index).
+    eval_cache: Box<[u64]>,
+}
+
+impl Default for ThreadTables {
+    fn default() -> Self {
+        ThreadTables {
+            heur: Heuristics::default(),
+            eval_cache: vec![0; EVAL_CACHE_SLOTS].into_boxed_slice(),
+        }
+    }
+}
+
+impl std::fmt::Debug for ThreadTables {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ThreadTables")
+    }
+}
+
 /// One search thread.
 pub struct Worker<'a> {
     /// 0 for the main worker.
@@ -258,9 +314,8 @@ pub struct Worker<'a> {
     pv: Box<[[Option<Move>; STACK]; STACK]>,
     pv_len: Box<[usize; STACK]>,
     lmr: Box<[[u8; 64]; 64]>,
-    /// Evaluations of recently seen positions, by hash: the upper 48 bits of
-    /// the hash above the score as an `i16` (the lower 16 bits index).
-    eval_cache: Box<[u64]>,
+    /// See [`ThreadTables`].
+    eval_cache: &'a mut [u64],
     /// The root moves, best first after each iteration.
     pub root_moves: Vec<RootMove>,
     /// Principal variation of the last completed (or adopted) result.
@@ -279,10 +334,12 @@ impl<'a> Worker<'a> {
         pos: &Position,
         shared: &'a Shared<'a>,
         cfg: &'a Config,
-        heur: &'a mut Heuristics,
+        tables: &'a mut ThreadTables,
         tm: Option<TimeManager>,
         root_moves: &[Move],
     ) -> Self {
+        let ThreadTables { heur, eval_cache } = tables;
+        eval_cache.fill(0);
         let mut pos = pos.clone();
         pos.reserve_history(STACK + 8);
         let root_ply = pos.ply();
@@ -302,7 +359,7 @@ impl<'a> Worker<'a> {
             pv: Box::new([[None; STACK]; STACK]),
             pv_len: Box::new([0; STACK]),
             lmr: Box::new(lmr_table(cfg.lmr_divisor)),
-            eval_cache: vec![0; EVAL_CACHE_SLOTS].into_boxed_slice(),
+            eval_cache,
             root_moves: root_moves
                 .iter()
                 .map(|&mv| RootMove {
@@ -401,9 +458,27 @@ impl<'a> Worker<'a> {
         score
     }
 
+    /// One step of iterative deepening, the same on every worker: searches
+    /// `depth`, publishes the iteration if it completes, and takes over a
+    /// deeper result another worker published. Returns `None` when the
+    /// search is stopped, else whether this worker completed `depth` itself
+    /// (it may instead have given the iteration up to another worker).
+    pub fn deepen(&mut self, depth: u32) -> Option<bool> {
+        let done = self.iterate(depth as i32);
+        if done {
+            self.shared.publish(self.completed());
+        } else if !self.resume() {
+            return None;
+        }
+        if let Some(c) = self.shared.deeper_than(self.completed_depth) {
+            self.adopt(&c);
+        }
+        Some(done)
+    }
+
     /// Takes over another worker's deeper result: its score centres the
     /// next aspiration window and its best move is searched first.
-    pub fn adopt(&mut self, c: &Completed) {
+    fn adopt(&mut self, c: &Completed) {
         self.best_score = c.score;
         self.best_pv.clone_from(&c.pv);
         self.completed_depth = c.depth;
@@ -414,7 +489,7 @@ impl<'a> Worker<'a> {
     }
 
     /// This worker's completed iteration, to publish.
-    pub fn completed(&self) -> Completed {
+    fn completed(&self) -> Completed {
         Completed {
             depth: self.completed_depth,
             best_move: self.best_move(),
@@ -426,7 +501,7 @@ impl<'a> Worker<'a> {
     /// After an abandoned iteration: clears the abort so the worker can go
     /// on to the next depth. Returns whether the iteration was abandoned
     /// (rather than stopped).
-    pub fn resume(&mut self) -> bool {
+    fn resume(&mut self) -> bool {
         let abandoned = self.abandoned;
         if abandoned {
             self.aborted = false;
@@ -489,12 +564,12 @@ impl<'a> Worker<'a> {
             self.pos.make(mv);
             let key = busy_key(self.pos.hash(), depth);
             if self.cfg.parallel {
-                if step < n && i > 0 && self.shared.busy_slot(key).load(Ordering::Relaxed) == key {
+                if step < n && i > 0 && self.shared.is_busy(key) {
                     self.pos.unmake();
                     deferred.push(i);
                     continue;
                 }
-                self.shared.busy_slot(key).store(key, Ordering::Relaxed);
+                self.shared.mark_busy(key);
             }
             self.nodes += 1;
             self.unflushed += 1;
@@ -509,12 +584,7 @@ impl<'a> Worker<'a> {
                 }
             };
             if self.cfg.parallel {
-                let _ = self.shared.busy_slot(key).compare_exchange(
-                    key,
-                    0,
-                    Ordering::Relaxed,
-                    Ordering::Relaxed,
-                );
+                self.shared.clear_busy(key);
             }
             self.pos.unmake();
             if self.aborted {
@@ -705,10 +775,14 @@ impl<'a> Worker<'a> {
         }
 
         let them = us.opponent();
-        let their_free_before = self
-            .pos
-            .queen(them)
-            .map_or(0, |q| 6 - self.pos.occupied_neighbors(q));
+        // Only the surround-threat extension needs it.
+        let their_free_before = if f.threat_extension {
+            self.pos
+                .queen(them)
+                .map_or(0, |q| 6 - self.pos.occupied_neighbors(q))
+        } else {
+            0
+        };
         let original_alpha = alpha;
         let mut best = -INFINITE;
         let mut best_move = None;
@@ -729,6 +803,10 @@ impl<'a> Worker<'a> {
         };
         let own_q = self.pos.queen(us);
         let their_q = self.pos.queen(them);
+        // What late-move pruning may skip.
+        let prunable = |pos: &Position, mv: Move, move_order: i32| {
+            move_order < order::COUNTER && is_quiet(pos, mv, own_q, their_q)
+        };
         for step in 0.. {
             if step == 1 && !scored {
                 scored = true;
@@ -740,8 +818,7 @@ impl<'a> Worker<'a> {
                 lmp_done = true;
                 let mut keep = step;
                 for k in step..total {
-                    if scores[k] >= order::COUNTER || !is_quiet(&self.pos, moves[k], own_q, their_q)
-                    {
+                    if !prunable(&self.pos, moves[k], scores[k]) {
                         moves.swap(keep, k);
                         scores.swap(keep, k);
                         keep += 1;
@@ -761,25 +838,20 @@ impl<'a> Worker<'a> {
             };
             if step >= total
                 && searched >= lmp_after
-                && move_order < order::COUNTER
                 && !is_decisive(best)
-                && is_quiet(&self.pos, mv, own_q, their_q)
+                && prunable(&self.pos, mv, move_order)
             {
                 continue;
             }
             self.pos.make(mv);
             let key = busy_key(self.pos.hash(), depth);
             if abdada {
-                if step < total
-                    && searched > 0
-                    && !deferred.is_full()
-                    && self.shared.busy_slot(key).load(Ordering::Relaxed) == key
-                {
+                if step < total && searched > 0 && !deferred.is_full() && self.shared.is_busy(key) {
                     self.pos.unmake();
                     deferred.push((mv, move_order));
                     continue;
                 }
-                self.shared.busy_slot(key).store(key, Ordering::Relaxed);
+                self.shared.mark_busy(key);
             }
             self.nodes += 1;
             self.unflushed += 1;
@@ -822,12 +894,7 @@ impl<'a> Worker<'a> {
                 s
             };
             if abdada {
-                let _ = self.shared.busy_slot(key).compare_exchange(
-                    key,
-                    0,
-                    Ordering::Relaxed,
-                    Ordering::Relaxed,
-                );
+                self.shared.clear_busy(key);
             }
             self.pos.unmake();
             searched += 1;
@@ -912,7 +979,8 @@ mod tests {
     fn exact_score(pos: &Position, depth: i32, busy_replies: bool) -> Score {
         let tt = Tt::new(1);
         let stop = AtomicBool::new(false);
-        let shared = Shared::new(&tt, &stop);
+        let busy = Shared::busy_table();
+        let shared = Shared::new(&tt, &busy, &stop);
         let cfg = exact_config(busy_replies);
         let mut root = MoveList::new();
         pos.generate_moves(&mut root);
@@ -924,15 +992,14 @@ mod tests {
                 p.generate_moves(&mut replies);
                 for &m2 in &replies {
                     p.make(m2);
-                    let key = busy_key(p.hash(), depth - 1);
-                    shared.busy_slot(key).store(key, Ordering::Relaxed);
+                    shared.mark_busy(busy_key(p.hash(), depth - 1));
                     p.unmake();
                 }
                 p.unmake();
             }
         }
-        let mut heur = Heuristics::default();
-        let mut w = Worker::new(0, pos, &shared, &cfg, &mut heur, None, &root);
+        let mut tables = ThreadTables::default();
+        let mut w = Worker::new(0, pos, &shared, &cfg, &mut tables, None, &root);
         w.order_root();
         for d in 1..=depth {
             assert!(w.iterate(d));
