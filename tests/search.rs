@@ -157,6 +157,28 @@ fn parallel_exact_search_agrees_with_one_thread() {
 }
 
 #[test]
+fn every_completed_depth_is_reported_whichever_thread_completed_it() {
+    // With two threads the helper often completes the last depth first and
+    // ends the search while the main thread is still inside that iteration;
+    // that depth must still be reported, and match the answer.
+    let pos = position("Base+MLP;InProgress;White[4];wP;bS1 -wP;wB1 wP-;bS2 \\bS1;wQ wP\\;bQ /bS2");
+    let mut e = engine(2, true);
+    for _ in 0..8 {
+        let mut depths = Vec::new();
+        let limits = Limits {
+            depth: Some(6),
+            ..Limits::default()
+        };
+        let result = e.search(&pos, &limits, &AtomicBool::new(false), &mut |info| {
+            depths.push(info.depth)
+        });
+        assert_eq!(depths, (1..=6).collect::<Vec<u32>>());
+        assert_eq!(result.depth, 6);
+        e.new_game();
+    }
+}
+
+#[test]
 fn new_game_allocates_the_table_outside_the_search() {
     let mut e = Engine::new(EngineOptions {
         threads: 1,

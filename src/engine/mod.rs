@@ -383,19 +383,11 @@ fn main_loop(
         if depth > 1 && tm.soft_expired() {
             break;
         }
-        if w.deepen(depth).is_none() {
-            break;
-        }
+        let stopped = w.deepen(depth).is_none();
         w.flush_nodes();
-        for c in shared.completed_after(reported) {
-            reported = c.depth;
-            let _ = report.send(SearchInfo {
-                depth: c.depth,
-                score: c.score,
-                nodes: w.shared_nodes(),
-                elapsed: tm.elapsed(),
-                pv: c.pv,
-            });
+        reported = report_completed(shared, reported, tm, report);
+        if stopped {
+            break;
         }
         // A forced result within the horizon will not change.
         if is_decisive(w.best_score) && (MATE - w.best_score.abs()) as u32 <= w.completed_depth {
@@ -415,6 +407,29 @@ fn main_loop(
         w.best_score
     };
     (mv, score, w.completed_depth, pv)
+}
+
+/// Reports the iterations completed deeper than `reported` (by any worker,
+/// including one that completed the depth limit and so ended the search
+/// while the main worker was still in that iteration); returns the deepest
+/// reported depth.
+fn report_completed(
+    shared: &Shared<'_>,
+    mut reported: u32,
+    tm: &TimeManager,
+    report: &std::sync::mpsc::Sender<SearchInfo>,
+) -> u32 {
+    for c in shared.completed_after(reported) {
+        reported = c.depth;
+        let _ = report.send(SearchInfo {
+            depth: c.depth,
+            score: c.score,
+            nodes: shared.nodes.load(Ordering::Relaxed),
+            elapsed: tm.elapsed(),
+            pv: c.pv,
+        });
+    }
+    reported
 }
 
 /// Iterative deepening on a helper, as on the main worker (see

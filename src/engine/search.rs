@@ -401,11 +401,6 @@ impl<'a> Worker<'a> {
         self.root_moves.sort_by_key(|r| std::cmp::Reverse(r.order));
     }
 
-    /// Nodes of all workers flushed so far.
-    pub fn shared_nodes(&self) -> u64 {
-        self.shared.nodes.load(Ordering::Relaxed)
-    }
-
     /// Adds the unflushed node count to the shared counter.
     pub fn flush_nodes(&mut self) {
         self.shared
