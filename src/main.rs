@@ -590,6 +590,7 @@ fn run_tune(
     ridge: f64,
     from_default: bool,
 ) -> Result<(), String> {
+    use rayon::prelude::*;
     use waggle::engine::{EvalWeights, Features};
     use waggle::tools::selfplay::{play_game, Rng};
     use waggle::tools::tune;
@@ -620,14 +621,24 @@ fn run_tune(
             "# waggle tune --generate {games} --nodes {nodes} --seed {seed}{round}: self-play games,\n\
              # 6 random opening plies, then {nodes}-node searches; White's score<TAB>GameString.\n"
         );
-        for i in 0..games {
-            let gt = if i % 2 == 0 {
-                waggle::hive::GameType::BASE
-            } else {
-                waggle::hive::GameType::MLP
-            };
-            let r = play_game(gt, &player, &player, 6, 300, rng.next_u64());
-            eprintln!("game {}: {} in {} plies", i + 1, r.white_score, r.plies);
+        // Each game has its own seed and a node budget, so playing them in
+        // parallel (one thread per core) gives the same file as one by one.
+        let seeds: Vec<u64> = (0..games).map(|_| rng.next_u64()).collect();
+        let records: Vec<_> = seeds
+            .par_iter()
+            .enumerate()
+            .map(|(i, &seed)| {
+                let gt = if i % 2 == 0 {
+                    waggle::hive::GameType::BASE
+                } else {
+                    waggle::hive::GameType::MLP
+                };
+                let r = play_game(gt, &player, &player, 6, 300, seed);
+                eprintln!("game {}: {} in {} plies", i + 1, r.white_score, r.plies);
+                r
+            })
+            .collect();
+        for r in records {
             text.push_str(&format!("{}\t{}\n", r.white_score, r.game_string));
         }
         if let Some(dir) = std::path::Path::new(data).parent() {
