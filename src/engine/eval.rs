@@ -71,17 +71,6 @@ impl Features {
         *self = Features::default();
         let pinned = pos.articulation_points();
         let queens = ByColor([pos.queen(Color::White), pos.queen(Color::Black)]);
-        // Cells within two steps of each Queen, for the attacker term.
-        let mut near: ByColor<HexSet> = ByColor([HexSet::new(), HexSet::new()]);
-        for color in Color::ALL {
-            if let Some(q) = queens[color] {
-                for n in q.neighbors() {
-                    for m in n.neighbors() {
-                        near[color].insert(m);
-                    }
-                }
-            }
-        }
         for color in Color::ALL {
             for bug in Bug::ALL {
                 self.in_hand[color][bug.index()] = i32::from(pos.in_hand(color, bug));
@@ -109,7 +98,7 @@ impl Features {
             if free {
                 self.mobile[color][bug.index()] += 1;
                 if matches!(bug, Bug::Ant | Bug::Beetle | Bug::Grasshopper)
-                    && near[color.opponent()].contains(hex)
+                    && queens[color.opponent()].is_some_and(|q| q.within_two(hex))
                 {
                     self.attackers[color] += 1;
                 }

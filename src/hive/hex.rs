@@ -79,6 +79,14 @@ impl Hex {
         ADJACENT_OFFSETS.contains(&diff)
     }
 
+    /// Whether `other` is this cell or at most two steps from it (the 19
+    /// cells of the radius-2 ball).
+    #[inline(always)]
+    pub fn within_two(self, other: Hex) -> bool {
+        let diff = usize::from(other.0.wrapping_sub(self.0) & MASK);
+        WITHIN_TWO_DIFF[diff / 64] >> (diff % 64) & 1 != 0
+    }
+
     /// The direction from this cell to an adjacent `other`, if adjacent.
     pub fn direction_to(self, other: Hex) -> Option<Direction> {
         Direction::ALL
@@ -87,6 +95,23 @@ impl Hex {
             .find(|&d| self.neighbor(d) == other)
     }
 }
+
+/// The index differences of two cells at most two steps apart (the sums of
+/// two neighbour offsets), as a bit set.
+const WITHIN_TWO_DIFF: [u64; CELLS / 64] = {
+    let mut bits = [0u64; CELLS / 64];
+    let mut i = 0;
+    while i < 6 {
+        let mut j = 0;
+        while j < 6 {
+            let d = (ADJACENT_OFFSETS[i].wrapping_add(ADJACENT_OFFSETS[j]) & MASK) as usize;
+            bits[d / 64] |= 1 << (d % 64);
+            j += 1;
+        }
+        i += 1;
+    }
+    bits
+};
 
 /// The index offsets of the six neighbours, reduced to the grid.
 const ADJACENT_OFFSETS: [u16; 6] = {
@@ -295,6 +320,22 @@ mod tests {
         assert_eq!(h.neighbor(Direction::East), Hex::from_axial(4, -7));
         assert_eq!(h.neighbor(Direction::NorthEast), Hex::from_axial(4, -8));
         assert_eq!(h.neighbor(Direction::SouthWest), Hex::from_axial(2, -6));
+    }
+
+    #[test]
+    fn within_two_is_the_radius_two_ball() {
+        let h = Hex::from_axial(5, -3);
+        let mut ball = std::collections::HashSet::new();
+        for n in h.neighbors() {
+            ball.extend(n.neighbors());
+        }
+        assert_eq!(ball.len(), 19);
+        for q in -6..=6 {
+            for r in -6..=6 {
+                let other = Hex::from_axial(5 + q, -3 + r);
+                assert_eq!(h.within_two(other), ball.contains(&other), "{q} {r}");
+            }
+        }
     }
 
     #[test]
