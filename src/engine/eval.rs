@@ -22,7 +22,7 @@
 
 use super::params::EvalWeights;
 use super::Score;
-use crate::hive::{Bug, ByColor, Color, Hex, HexSet, Position};
+use crate::hive::{Bug, ByColor, Color, Hex, Piece, Position};
 
 /// Evaluates `pos` with the default weights.
 pub fn evaluate(pos: &Position) -> Score {
@@ -69,7 +69,7 @@ impl Features {
     /// Counts the features of `pos` (overwriting `self`).
     pub fn extract(&mut self, pos: &Position) {
         *self = Features::default();
-        let pinned = pos.articulation_points();
+        let pinned = pos.cut_pieces();
         let queens = ByColor([pos.queen(Color::White), pos.queen(Color::Black)]);
         for color in Color::ALL {
             for bug in Bug::ALL {
@@ -87,7 +87,7 @@ impl Features {
             }
             let height = pos.height(hex);
             let queen_down = queens[color].is_some();
-            let free = queen_down && (height > 1 || !pinned.contains(hex)) && {
+            let free = queen_down && (height > 1 || pinned & (1 << piece.index()) == 0) && {
                 match bug {
                     Bug::Queen | Bug::Spider | Bug::Ant | Bug::Pillbug if height == 1 => {
                         pos.slide_count(hex) > 0
@@ -120,7 +120,7 @@ impl Features {
             }
             if bug == Bug::Pillbug && height == 1 && queen_down {
                 if let Some(q) = queens[color] {
-                    if q.is_adjacent(hex) && !pinned.contains(hex) {
+                    if q.is_adjacent(hex) && pinned & (1 << piece.index()) == 0 {
                         self.pillbug_guard[color] += 1;
                     }
                 }
@@ -132,7 +132,7 @@ impl Features {
             for n in q.neighbors() {
                 let Some(top) = pos.top(n) else { continue };
                 occupied += 1;
-                let free = is_free(pos, &pinned, n, queens[top.color()].is_some());
+                let free = is_free(pos, pinned, n, top, queens[top.color()].is_some());
                 if top.color() == color {
                     if free {
                         self.free_own_at_queen[color] += 1;
@@ -198,10 +198,11 @@ impl Features {
     }
 }
 
-/// Whether the top piece at `hex` could move away (ignoring trapped sliders).
+/// Whether `top`, the piece on top of `hex`, could move away (ignoring
+/// trapped sliders); `pinned` is [`Position::cut_pieces`].
 #[inline(always)]
-fn is_free(pos: &Position, pinned: &HexSet, hex: Hex, queen_down: bool) -> bool {
-    queen_down && (pos.height(hex) > 1 || !pinned.contains(hex))
+fn is_free(pos: &Position, pinned: u32, hex: Hex, top: Piece, queen_down: bool) -> bool {
+    queen_down && (pos.height(hex) > 1 || pinned & (1 << top.index()) == 0)
 }
 
 #[cfg(test)]

@@ -570,9 +570,22 @@ impl Position {
     /// graph, linear in the number of cells.
     pub fn articulation_points(&self) -> HexSet {
         let mut out = HexSet::new();
+        let mut cut = self.cut_pieces();
+        while cut != 0 {
+            let i = cut.trailing_zeros() as usize;
+            cut &= cut - 1;
+            out.insert(self.hex_of[i]);
+        }
+        out
+    }
+
+    /// [`Position::articulation_points`] as a bit set of the ground pieces
+    /// standing on them (bit = [`Piece::index`]), for callers that look
+    /// pieces up rather than cells.
+    pub fn cut_pieces(&self) -> u32 {
         let n = self.grounded.count_ones();
         if n < 3 {
-            return out;
+            return 0;
         }
         const NONE: u8 = u8::MAX;
         // Vertices are ground piece ids; disc 0 = not yet visited.
@@ -624,12 +637,7 @@ impl Position {
         if root_children >= 2 {
             cut |= 1 << root;
         }
-        while cut != 0 {
-            let i = cut.trailing_zeros() as usize;
-            cut &= cut - 1;
-            out.insert(self.hex_of[i]);
-        }
-        out
+        cut
     }
 
     #[inline(always)]
