@@ -87,7 +87,7 @@ impl Features {
             }
             let height = pos.height(hex);
             let queen_down = queens[color].is_some();
-            let free = queen_down && (height > 1 || pinned & (1 << piece.index()) == 0) && {
+            let free = is_free(pos, pinned, hex, piece, queen_down) && {
                 match bug {
                     Bug::Queen | Bug::Spider | Bug::Ant | Bug::Pillbug if height == 1 => {
                         pos.slide_count(hex) > 0
@@ -120,7 +120,7 @@ impl Features {
             }
             if bug == Bug::Pillbug && height == 1 && queen_down {
                 if let Some(q) = queens[color] {
-                    if q.is_adjacent(hex) && pinned & (1 << piece.index()) == 0 {
+                    if q.is_adjacent(hex) && !is_cut(pinned, piece) {
                         self.pillbug_guard[color] += 1;
                     }
                 }
@@ -202,7 +202,13 @@ impl Features {
 /// trapped sliders); `pinned` is [`Position::cut_pieces`].
 #[inline(always)]
 fn is_free(pos: &Position, pinned: u32, hex: Hex, top: Piece, queen_down: bool) -> bool {
-    queen_down && (pos.height(hex) > 1 || pinned & (1 << top.index()) == 0)
+    queen_down && (pos.height(hex) > 1 || !is_cut(pinned, top))
+}
+
+/// Whether `piece` is in `pinned` ([`Position::cut_pieces`]).
+#[inline(always)]
+fn is_cut(pinned: u32, piece: Piece) -> bool {
+    pinned & (1 << piece.index()) != 0
 }
 
 #[cfg(test)]

@@ -88,6 +88,28 @@ pub struct OrderContext {
     pub counter: Option<Move>,
 }
 
+impl OrderContext {
+    /// The killers and the countermove with their order scores, best first,
+    /// without repeats and without the table move: the moves a node tries
+    /// before it scores the others.
+    pub fn specials(&self) -> ArrayVec<(Move, i32), 3> {
+        let mut out: ArrayVec<(Move, i32), 3> = ArrayVec::new();
+        let candidates = [
+            (self.killers[0], order::KILLER_1),
+            (self.killers[1], order::KILLER_2),
+            (self.counter, order::COUNTER),
+        ];
+        for (mv, score) in candidates {
+            if let Some(mv) = mv {
+                if self.tt_move != Some(mv) && out.iter().all(|&(m, _)| m != mv) {
+                    out.push((mv, score));
+                }
+            }
+        }
+        out
+    }
+}
+
 /// Scores every move of `moves` into `scores` (same indices).
 pub fn score_moves(
     pos: &Position,

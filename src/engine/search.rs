@@ -768,25 +768,15 @@ impl<'a> Worker<'a> {
             moves.swap(0, i);
             scores[0] = order::TT_MOVE;
         }
-        let their_free = self
-            .pos
-            .queen(us.opponent())
-            .map_or(0, |q| 6 - self.pos.occupied_neighbors(q));
-        let mut specials: ArrayVec<(Move, i32), 3> = ArrayVec::new();
-        if their_free != 1 {
-            let candidates = [
-                (ctx.killers[0], order::KILLER_1),
-                (ctx.killers[1], order::KILLER_2),
-                (ctx.counter, order::COUNTER),
-            ];
-            for (mv, score) in candidates {
-                if let Some(mv) = mv {
-                    if ctx.tt_move != Some(mv) && specials.iter().all(|&(m, _)| m != mv) {
-                        specials.push((mv, score));
-                    }
-                }
-            }
-        }
+        let them = us.opponent();
+        let own_q = self.pos.queen(us);
+        let their_q = self.pos.queen(them);
+        let their_free = their_q.map_or(0, |q| 6 - self.pos.occupied_neighbors(q));
+        let specials = if their_free != 1 {
+            ctx.specials()
+        } else {
+            ArrayVec::new()
+        };
         let mut next_special = 0;
         let mut scored = false;
         if tt_index.is_none() && specials.is_empty() {
@@ -794,15 +784,6 @@ impl<'a> Worker<'a> {
             scored = true;
         }
 
-        let them = us.opponent();
-        // Only the surround-threat extension needs it.
-        let their_free_before = if f.threat_extension {
-            self.pos
-                .queen(them)
-                .map_or(0, |q| 6 - self.pos.occupied_neighbors(q))
-        } else {
-            0
-        };
         let original_alpha = alpha;
         let mut best = -INFINITE;
         let mut best_move = None;
@@ -821,8 +802,6 @@ impl<'a> Worker<'a> {
         } else {
             usize::MAX
         };
-        let own_q = self.pos.queen(us);
-        let their_q = self.pos.queen(them);
         // What late-move pruning may skip.
         let prunable = |pos: &Position, mv: Move, move_order: i32| {
             move_order < order::COUNTER && is_quiet(pos, mv, own_q, their_q)
@@ -899,7 +878,7 @@ impl<'a> Worker<'a> {
             // (and did not before); look one ply further, as chess engines
             // extend checks. Bounded by the root depth so lines stay finite.
             if f.threat_extension
-                && their_free_before > 1
+                && their_free > 1
                 && (ply as i32) < 2 * self.root_depth
                 && self
                     .pos
