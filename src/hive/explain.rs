@@ -189,10 +189,8 @@ fn unreachable_cell(piece: Piece) -> String {
 
 /// Whether a ground piece at `from` could slide around the hive to `to`.
 fn reachable_by_sliding(pos: &Position, from: Hex, to: Hex) -> bool {
-    let mut occ = *pos.occupied();
-    occ.remove(from);
     let mut reached = HexSet::new();
-    ant_flood(&occ, from, &mut reached);
+    ant_flood(pos, from, &mut reached);
     reached.contains(to)
 }
 

@@ -87,6 +87,14 @@ impl Hex {
         WITHIN_TWO_DIFF[diff / 64] >> (diff % 64) & 1 != 0
     }
 
+    /// `1 << d` when `other` is this cell's neighbour in direction `d`, else
+    /// 0: one table lookup by index difference, for masking a lifted piece's
+    /// cell out of an occupancy ring.
+    #[inline(always)]
+    pub fn bit_toward(self, other: Hex) -> u8 {
+        DIRECTION_BIT_OF_DIFF[usize::from(other.0.wrapping_sub(self.0) & MASK)]
+    }
+
     /// The direction from this cell to an adjacent `other`, if adjacent.
     pub fn direction_to(self, other: Hex) -> Option<Direction> {
         Direction::ALL
@@ -109,6 +117,18 @@ const WITHIN_TWO_DIFF: [u64; CELLS / 64] = {
             j += 1;
         }
         i += 1;
+    }
+    bits
+};
+
+/// For each index difference, `1 << d` if it is the offset of direction
+/// `d`, else 0 (see [`Hex::bit_toward`]).
+const DIRECTION_BIT_OF_DIFF: [u8; CELLS] = {
+    let mut bits = [0u8; CELLS];
+    let mut d = 0;
+    while d < 6 {
+        bits[ADJACENT_OFFSETS[d] as usize] = 1 << d;
+        d += 1;
     }
     bits
 };
@@ -249,6 +269,14 @@ impl HexSet {
         self.words[i >> 6] &= !(1u64 << (i & 63));
     }
 
+    /// Adds every cell of `other`.
+    #[inline(always)]
+    pub fn extend(&mut self, other: &HexSet) {
+        for (w, o) in self.words.iter_mut().zip(other.words.iter()) {
+            *w |= o;
+        }
+    }
+
     /// Calls `f` on each cell of `self` that is in neither `a` nor `b`, in
     /// index order.
     #[inline(always)]
@@ -334,6 +362,22 @@ mod tests {
             for r in -6..=6 {
                 let other = Hex::from_axial(5 + q, -3 + r);
                 assert_eq!(h.within_two(other), ball.contains(&other), "{q} {r}");
+            }
+        }
+    }
+
+    #[test]
+    fn bit_toward_names_the_direction_of_a_neighbour_only() {
+        let h = Hex::from_axial(-7, 12);
+        for d in Direction::ALL {
+            assert_eq!(h.bit_toward(h.neighbor(d)), 1 << d.index());
+            assert_eq!(h.neighbor(d).bit_toward(h), 1 << d.opposite().index());
+        }
+        for q in -4..=4 {
+            for r in -4..=4 {
+                let other = Hex::from_axial(-7 + q, 12 + r);
+                let expected = h.direction_to(other).map_or(0, |d| 1 << d.index());
+                assert_eq!(h.bit_toward(other), expected, "{q} {r}");
             }
         }
     }

@@ -98,26 +98,21 @@ struct Pins<'a> {
 impl Pins<'_> {
     #[inline(always)]
     fn is_pinned(&mut self, hex: Hex) -> bool {
-        RING_RUNS[neighbor_mask(self.pos.occupied(), hex)] > 1 && self.pos.splits_hive(hex)
+        RING_RUNS[usize::from(self.pos.ring(hex))] > 1 && self.pos.splits_hive(hex)
     }
 }
 
-/// Mask of occupied neighbours of `hex` in `occ`.
+/// The occupied neighbours of `hex` as a ring mask, with the cell `lifted`
+/// (where the moving piece stood) counted as empty.
 #[inline(always)]
-fn neighbor_mask(occ: &HexSet, hex: Hex) -> usize {
-    let mut m = 0;
-    for d in Direction::ALL {
-        if occ.contains(hex.neighbor(d)) {
-            m |= 1 << d.index();
-        }
-    }
-    m
+fn ring_without(pos: &Position, lifted: Hex, hex: Hex) -> usize {
+    usize::from(pos.ring(hex) & !hex.bit_toward(lifted))
 }
 
-/// Ground slides from `hex` over the occupancy `occ` (moving piece removed).
+/// Ground slides from `hex` with the moving piece lifted off `lifted`.
 #[inline(always)]
-fn for_each_slide(occ: &HexSet, hex: Hex, mut f: impl FnMut(Hex)) {
-    let mut dirs = SLIDES[neighbor_mask(occ, hex)];
+fn for_each_slide(pos: &Position, lifted: Hex, hex: Hex, mut f: impl FnMut(Hex)) {
+    let mut dirs = SLIDES[ring_without(pos, lifted, hex)];
     while dirs != 0 {
         let d = dirs.trailing_zeros() as usize;
         dirs &= dirs - 1;
@@ -292,10 +287,6 @@ impl Position {
             if h == 1 && pinned.is_pinned(from) {
                 continue;
             }
-            let mut occ = *self.occupied();
-            if h == 1 {
-                occ.remove(from);
-            }
             let heights = Heights {
                 height: self.heights(),
                 lifted: from,
@@ -303,7 +294,9 @@ impl Position {
             };
             match bug {
                 Bug::Queen | Bug::Pillbug => {
-                    for_each_slide(&occ, from, |to| moves.push(Move::Move { piece, from, to }));
+                    for_each_slide(self, from, from, |to| {
+                        moves.push(Move::Move { piece, from, to })
+                    });
                 }
                 Bug::Beetle => {
                     beetle_steps(&heights, from, h - 1, |to| {
@@ -315,12 +308,12 @@ impl Position {
                 }
                 Bug::Spider => {
                     dests = HexSet::new();
-                    spider_walks(&occ, from, &mut dests);
+                    spider_walks(self, from, &mut dests);
                     push_dests(moves, piece, from, &dests);
                 }
                 Bug::Ant => {
                     dests = HexSet::new();
-                    ant_flood(&occ, from, &mut dests);
+                    ant_flood(self, from, &mut dests);
                     push_dests(moves, piece, from, &dests);
                 }
                 Bug::Ladybug => {
@@ -348,15 +341,17 @@ impl Position {
                             });
                         }
                         if has(Bug::Ant) {
-                            ant_flood(&occ, from, &mut dests);
+                            let mut reached = HexSet::new();
+                            ant_flood(self, from, &mut reached);
+                            dests.extend(&reached);
                         } else {
                             if has(Bug::Queen) || has(Bug::Pillbug) {
-                                for_each_slide(&occ, from, |to| {
+                                for_each_slide(self, from, from, |to| {
                                     dests.insert(to);
                                 });
                             }
                             if has(Bug::Spider) {
-                                spider_walks(&occ, from, &mut dests);
+                                spider_walks(self, from, &mut dests);
                             }
                         }
                         if has(Bug::Grasshopper) {
@@ -383,7 +378,7 @@ impl Position {
     /// It equals a Queen's or Pillbug's slide count when she is free to move.
     #[inline(always)]
     pub fn slide_count(&self, from: Hex) -> u32 {
-        SLIDES[neighbor_mask(self.occupied(), from)].count_ones()
+        SLIDES[usize::from(self.ring(from))].count_ones()
     }
 
     /// Pillbug (or Mosquito-as-Pillbug) specials: lift an adjacent unstacked,
@@ -488,36 +483,36 @@ fn beetle_steps(heights: &Heights<'_>, from: Hex, h: u8, mut f: impl FnMut(Hex))
     }
 }
 
-/// Every cell an Ant reaches by sliding (excluding its start).
-pub(super) fn ant_flood(occ: &HexSet, from: Hex, dests: &mut HexSet) {
-    let mut seen = HexSet::new();
-    seen.insert(from);
+/// Adds every cell an Ant at `from` reaches by sliding (excluding its
+/// start) to `reached`, which must start empty: it doubles as the set of
+/// cells seen.
+pub(super) fn ant_flood(pos: &Position, from: Hex, reached: &mut HexSet) {
+    debug_assert!(reached.is_empty());
+    reached.insert(from);
     // At most 60 empty cells touch a hive of 28 stacks (see MAX_MOVES).
     let mut queue = [from; 64];
     let (mut head, mut tail) = (0, 1);
     while head < tail {
         let cell = queue[head];
         head += 1;
-        for_each_slide(occ, cell, |to| {
-            if seen.insert(to) {
-                dests.insert(to);
-                if tail < queue.len() {
-                    queue[tail] = to;
-                    tail += 1;
-                }
+        for_each_slide(pos, from, cell, |to| {
+            if reached.insert(to) && tail < queue.len() {
+                queue[tail] = to;
+                tail += 1;
             }
         });
     }
+    reached.remove(from);
 }
 
 /// Destinations of exactly three slides that never revisit a cell.
-fn spider_walks(occ: &HexSet, from: Hex, dests: &mut HexSet) {
-    for_each_slide(occ, from, |a| {
-        for_each_slide(occ, a, |b| {
+fn spider_walks(pos: &Position, from: Hex, dests: &mut HexSet) {
+    for_each_slide(pos, from, from, |a| {
+        for_each_slide(pos, from, a, |b| {
             if b == from {
                 return;
             }
-            for_each_slide(occ, b, |c| {
+            for_each_slide(pos, from, b, |c| {
                 if c != a && c != from {
                     dests.insert(c);
                 }

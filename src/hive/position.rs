@@ -13,7 +13,7 @@
 //! the history scanned for exact matches, so the check is O(1) per move in
 //! practice and undo takes the count back.
 
-use super::hex::{Hex, HexSet, CELLS};
+use super::hex::{Direction, Hex, HexSet, CELLS};
 use super::piece::{Bug, ByColor, Color, GameType, Piece, NUM_PIECES};
 use super::zobrist;
 use std::fmt;
@@ -112,6 +112,10 @@ pub struct Position {
     /// (low byte) and a Black top piece (high byte). Kept incrementally; it
     /// answers placement legality and Queen surrounds without a scan.
     touching: [u16; CELLS],
+    /// For each cell, its occupied neighbours as a ring mask (bit `d` for
+    /// direction `d`). Kept incrementally; the slide tables of the move
+    /// generator are indexed by it.
+    ring: [u8; CELLS],
     /// The ground piece of each occupied cell (stale for empty cells). Ground
     /// pieces name the cells of the hive in the bitmasks below.
     bottom: [u8; CELLS],
@@ -160,6 +164,7 @@ impl Position {
             top: [NO_PIECE; CELLS],
             height: [0; CELLS],
             touching: [0; CELLS],
+            ring: [0; CELLS],
             bottom: [NO_PIECE; CELLS],
             links: [0; NUM_PIECES],
             grounded: 0,
@@ -365,6 +370,13 @@ impl Position {
         ((t & 0xFF) + (t >> 8)) as usize
     }
 
+    /// The occupied neighbours of `hex`: bit `d` set when the neighbour in
+    /// direction `d` holds a piece.
+    #[inline(always)]
+    pub fn ring(&self, hex: Hex) -> u8 {
+        self.ring[hex.index()]
+    }
+
     /// Number of neighbours of `hex` whose top piece belongs to `color`.
     #[inline(always)]
     pub fn neighbors_topped_by(&self, hex: Hex, color: Color) -> usize {
@@ -504,14 +516,25 @@ impl Position {
         self.below[i] = NO_PIECE;
         if self.height[c] == 0 {
             self.occupied.remove(from);
+            self.flip_ring(from);
             self.unlink(i);
         }
         self.hash ^= zobrist::piece_key(piece.kind_index(), c, level);
     }
 
+    /// Flips `hex` in the rings of its neighbours (it became occupied or
+    /// empty).
+    #[inline(always)]
+    fn flip_ring(&mut self, hex: Hex) {
+        for d in Direction::ALL {
+            self.ring[hex.neighbor(d).index()] ^= 1 << d.opposite().index();
+        }
+    }
+
     /// Ground piece `i` now occupies the empty cell `hex`.
     #[inline(always)]
     fn link(&mut self, hex: Hex, i: usize) {
+        self.flip_ring(hex);
         self.bottom[hex.index()] = i as u8;
         let mut mine = 0;
         for n in hex.neighbors() {
@@ -753,6 +776,11 @@ impl Position {
                     .count();
                 assert_eq!(n, self.neighbors_topped_by(hex, color), "touching counts");
             }
+            let ring = Direction::ALL
+                .iter()
+                .filter(|&&d| self.is_occupied(hex.neighbor(d)))
+                .fold(0u8, |m, d| m | 1 << d.index());
+            assert_eq!(ring, self.ring(hex), "occupancy ring");
         }
         let mut grounded = 0u32;
         for hex in self.occupied.iter() {
