@@ -213,12 +213,11 @@ fn static_score(
 /// Moves the best-scored move among `start..` to `start` and returns it.
 #[inline(always)]
 pub fn pick(moves: &mut MoveList, scores: &mut [i32], start: usize) -> Move {
-    let mut best = start;
-    for i in start + 1..moves.len() {
-        if scores[i] > scores[best] {
-            best = i;
-        }
-    }
+    // The first of the best scores; two passes, since a plain maximum
+    // vectorises and the scan for its position stops early.
+    let rest = &scores[start..moves.len()];
+    let top = rest.iter().fold(i32::MIN, |m, &s| m.max(s));
+    let best = start + rest.iter().position(|&s| s == top).unwrap_or(0);
     moves.swap(start, best);
     scores.swap(start, best);
     moves[start]
