@@ -127,6 +127,9 @@ enum Command {
         /// Give B the opposite setting of futility pruning.
         #[arg(long)]
         b_flip_futility: bool,
+        /// Give B the opposite setting of the win check at the leaves.
+        #[arg(long)]
+        b_flip_leaf_win: bool,
         /// Give B the hand-picked evaluation weights (A plays the tuned ones).
         #[arg(long)]
         b_hand_picked: bool,
@@ -283,6 +286,7 @@ fn main() -> ExitCode {
             b_flip_ext,
             b_flip_lmp,
             b_flip_futility,
+            b_flip_leaf_win,
             b_hand_picked,
             seed,
             game_type,
@@ -314,6 +318,7 @@ fn main() -> ExitCode {
                     threat_extension: Features::DEFAULT.threat_extension != b_flip_ext,
                     lmp: Features::DEFAULT.lmp != b_flip_lmp,
                     futility: Features::DEFAULT.futility != b_flip_futility,
+                    leaf_win: Features::DEFAULT.leaf_win != b_flip_leaf_win,
                 },
                 nodes: b_nodes.unwrap_or(nodes),
                 move_time: movetime_ms.map(std::time::Duration::from_millis),

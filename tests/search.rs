@@ -245,6 +245,29 @@ fn surround_in_two_is_found_with_its_distance() {
 }
 
 #[test]
+fn a_surround_on_the_move_at_the_horizon_counts_as_the_win() {
+    // A forced surround in two (three plies) lies one ply beyond a
+    // depth-2 search: the exact search sees only the evaluation there, the
+    // engine's win check at the leaves sees the win and its distance.
+    let mut checked = 0;
+    for gs in WIN_IN_2 {
+        let pos = position(gs);
+        if search_depth(&mut engine(1, false), &pos, 3).score != MATE - 3 {
+            continue;
+        }
+        checked += 1;
+        let exact = search_depth(&mut engine(1, false), &pos, 2);
+        assert!(exact.score < MATE - 3, "{gs}: {}", exact.score);
+        let r = search_depth(&mut engine(1, true), &pos, 2);
+        assert_eq!(r.score, MATE - 3, "{gs}");
+    }
+    assert!(
+        checked >= 2,
+        "too few forced wins in two among the test positions"
+    );
+}
+
+#[test]
 fn the_only_defences_against_a_surround_are_found() {
     for gs in BLOCKS {
         let mut pos = position(gs);

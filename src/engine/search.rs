@@ -182,6 +182,9 @@ pub struct Features {
     /// Futility pruning: near the leaves, where the static evaluation is far
     /// below alpha, quiet moves after the first are not searched.
     pub futility: bool,
+    /// At the leaves, a side that can surround the enemy Queen at once
+    /// scores the win (one ply away) instead of the static evaluation.
+    pub leaf_win: bool,
 }
 
 impl Features {
@@ -196,6 +199,9 @@ impl Features {
     /// Futility pruning (margin 150 a ply, depth 2) is off too: 41.5/80 at
     /// 20000 nodes and 26/60 at 100 ms a move against the same engine
     /// without it (`selfplay --b-flip-futility`, seeds 9 and 13).
+    /// The win at the leaves is on: 84-76-40 at 0.1 s and 87-72-41 at
+    /// 0.2 s a move against the engine without it (`waggle arena`, 200
+    /// games each).
     pub const DEFAULT: Features = Features {
         null_move: false,
         rfp: true,
@@ -203,6 +209,7 @@ impl Features {
         threat_extension: false,
         lmp: true,
         futility: false,
+        leaf_win: true,
     };
     /// Everything on.
     pub const ALL: Features = Features {
@@ -212,6 +219,7 @@ impl Features {
         threat_extension: true,
         lmp: true,
         futility: true,
+        leaf_win: true,
     };
     /// Everything off (exact search).
     pub const NONE: Features = Features {
@@ -221,6 +229,7 @@ impl Features {
         threat_extension: false,
         lmp: false,
         futility: false,
+        leaf_win: false,
     };
 }
 
@@ -674,6 +683,9 @@ impl<'a> Worker<'a> {
             return 0;
         }
         if depth <= 0 || ply >= MAX_PLY {
+            if self.cfg.features.leaf_win && ply < MAX_PLY && self.wins_at_once() {
+                return MATE - ply as Score - 1;
+            }
             return self.evaluate();
         }
         // Mate distance pruning: no line from here beats a win right now.
@@ -940,6 +952,40 @@ impl<'a> Worker<'a> {
             .tt
             .store(hash, ply, best_move, best, depth, bound);
         best
+    }
+
+    /// Whether the side to move surrounds the enemy Queen with its next
+    /// move: checked at the leaves, where the static evaluation would only
+    /// see five of her six cells filled.
+    fn wins_at_once(&mut self) -> bool {
+        let us = self.pos.side_to_move();
+        let Some(q) = self.pos.queen(us.opponent()) else {
+            return false;
+        };
+        if self.pos.occupied_neighbors(q) != 5 {
+            return false;
+        }
+        let Some(last) = q
+            .neighbors()
+            .into_iter()
+            .find(|&n| !self.pos.is_occupied(n))
+        else {
+            return false;
+        };
+        let mut moves = MoveList::new();
+        self.pos.generate_moves(&mut moves);
+        for &mv in &moves {
+            if mv.to() != Some(last) {
+                continue;
+            }
+            self.pos.make(mv);
+            let outcome = self.pos.surround_outcome();
+            self.pos.unmake();
+            if outcome == Some(Outcome::Win(us)) {
+                return true;
+            }
+        }
+        false
     }
 
     /// Killers, history and countermove after `mv` refuted the node; the
