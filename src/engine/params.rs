@@ -207,8 +207,9 @@ pub const NULL_DIVISOR: i32 = 4;
 pub const RFP_MAX_DEPTH: i32 = 3;
 /// Reverse futility pruning: margin per ply of depth, in centi-liberties.
 /// 80 scored 97-67-36 at 0.1 s a move against 120 (`waggle arena`, 200
-/// games, Threads=1).
-pub const RFP_MARGIN: i32 = 80;
+/// games, Threads=1); then 40 scored 62-52-35 at 0.2 s and 67-58-25 at
+/// 0.3 s against 80 (150 games each), and 60 scored 63-58-29 at 0.2 s.
+pub const RFP_MARGIN: i32 = 40;
 
 /// Move ordering scores (bigger first).
 pub mod order {
