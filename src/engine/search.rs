@@ -724,11 +724,18 @@ impl<'a> Worker<'a> {
             futile = futility_applies
                 && !is_decisive(alpha)
                 && static_eval + params::FUTILITY_MARGIN * depth <= alpha;
-            // Reverse futility: far above beta near the leaves.
+            // Reverse futility: far above beta near the leaves, unless the
+            // own Queen is down to one free cell (as chess engines do not
+            // prune in check): the static evaluation cannot see the
+            // surround the opponent may have next.
             if f.rfp
                 && depth <= params::RFP_MAX_DEPTH
                 && !is_decisive(beta)
                 && static_eval - params::RFP_MARGIN * depth >= beta
+                && self
+                    .pos
+                    .queen(us)
+                    .is_none_or(|q| self.pos.occupied_neighbors(q) != 5)
             {
                 return static_eval;
             }
