@@ -16,7 +16,7 @@ use super::params::{self, order, EvalWeights, MAX_PLY, STACK_MARGIN};
 use super::time::TimeManager;
 use super::tt::{Bound, Tt};
 use super::{is_decisive, Score, MATE};
-use crate::hive::{Color, Move, MoveList, Outcome, Position, MAX_MOVES};
+use crate::hive::{Color, Direction, Move, MoveList, Outcome, Position, MAX_MOVES};
 use arrayvec::ArrayVec;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::Mutex;
@@ -969,16 +969,11 @@ impl<'a> Worker<'a> {
         let Some(q) = self.pos.queen(us.opponent()) else {
             return false;
         };
-        if self.pos.occupied_neighbors(q) != 5 {
+        let free = !self.pos.ring(q) & 0x3F;
+        if free.count_ones() != 1 {
             return false;
         }
-        let Some(last) = q
-            .neighbors()
-            .into_iter()
-            .find(|&n| !self.pos.is_occupied(n))
-        else {
-            return false;
-        };
+        let last = q.neighbor(Direction::from_index(free.trailing_zeros() as usize));
         let mut moves = MoveList::new();
         self.pos.generate_moves(&mut moves);
         for &mv in &moves {
