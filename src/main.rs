@@ -1,6 +1,6 @@
 //! The `waggle` binary: the UHP engine (no arguments) and its tools.
 
-use clap::{Parser, Subcommand};
+use clap::{Parser, Subcommand, ValueEnum};
 use std::io::{BufWriter, Write};
 use std::process::ExitCode;
 use std::sync::atomic::Ordering;
@@ -141,8 +141,8 @@ enum Command {
         game_type: String,
     },
     /// Fit the evaluation weights to self-play results (Texel method),
-    /// starting from the hand-picked weights, and print them for
-    /// `src/engine/params.rs`.
+    /// starting from the hand-picked weights (or --start), and print them
+    /// for `src/engine/params.rs`.
     Tune {
         /// Data file of `White's score<TAB>GameString` lines.
         #[arg(default_value = "tuning/selfplay.txt")]
@@ -164,9 +164,13 @@ enum Command {
         #[arg(long, default_value_t = 1e-7)]
         ridge: f64,
         /// Start (and, when generating, play) from the current DEFAULT
-        /// weights instead of the hand-picked ones: a second tuning round.
-        #[arg(long)]
+        /// weights instead of the hand-picked ones: the same as
+        /// `--start default`.
+        #[arg(long, conflicts_with = "start")]
         from_default: bool,
+        /// The weights to start from (and, when generating, to play with).
+        #[arg(long, value_enum, default_value_t = StartWeights::HandPicked)]
+        start: StartWeights,
     },
     /// Search the fixed bench positions at a fixed depth (one thread unless
     /// --threads is given, cleared tables) and print the node counts; the
@@ -343,6 +347,7 @@ fn main() -> ExitCode {
             iterations,
             ridge,
             from_default,
+            start,
         }) => match run_tune(
             &data,
             generate,
@@ -350,7 +355,11 @@ fn main() -> ExitCode {
             seed,
             iterations,
             ridge,
-            from_default,
+            if from_default {
+                StartWeights::Default
+            } else {
+                start
+            },
         ) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
@@ -586,6 +595,29 @@ fn run_uhp(threads: Option<usize>) {
     server.run(std::io::stdin().lock());
 }
 
+/// The weights `waggle tune` starts from.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+enum StartWeights {
+    /// `EvalWeights::HAND_PICKED` (round one).
+    HandPicked,
+    /// `EvalWeights::ROUND_ONE`, the weights round one fitted (round three
+    /// started from them).
+    RoundOne,
+    /// `EvalWeights::DEFAULT`, the weights the engine plays with.
+    Default,
+}
+
+impl StartWeights {
+    fn weights(self) -> waggle::engine::EvalWeights {
+        use waggle::engine::EvalWeights;
+        match self {
+            StartWeights::HandPicked => EvalWeights::HAND_PICKED,
+            StartWeights::RoundOne => EvalWeights::ROUND_ONE,
+            StartWeights::Default => EvalWeights::DEFAULT,
+        }
+    }
+}
+
 fn run_tune(
     data: &str,
     generate: Option<usize>,
@@ -593,27 +625,23 @@ fn run_tune(
     seed: u64,
     iterations: usize,
     ridge: f64,
-    from_default: bool,
+    start: StartWeights,
 ) -> Result<(), String> {
     use rayon::prelude::*;
-    use waggle::engine::{EvalWeights, Features};
+    use waggle::engine::Features;
     use waggle::tools::selfplay::{play_game, Rng};
     use waggle::tools::tune;
     if let Some(games) = generate {
         // Round one plays and fits from the hand-picked weights with every
         // pruning technique on (null move included), as the committed
-        // tuning/selfplay.txt was made; round two (--from-default) plays
-        // the engine as it is.
+        // tuning/selfplay.txt was made; later rounds play the engine as it
+        // is with the weights they start from.
         let player = waggle::tools::selfplay::Player {
-            weights: if from_default {
-                EvalWeights::DEFAULT
-            } else {
-                EvalWeights::HAND_PICKED
-            },
-            features: if from_default {
-                Features::DEFAULT
-            } else {
+            weights: start.weights(),
+            features: if start == StartWeights::HandPicked {
                 Features::ALL
+            } else {
+                Features::DEFAULT
             },
             nodes,
             move_time: None,
@@ -621,7 +649,11 @@ fn run_tune(
             threads: 1,
         };
         let mut rng = Rng::new(seed);
-        let round = if from_default { " --from-default" } else { "" };
+        let round = match start {
+            StartWeights::HandPicked => "",
+            StartWeights::RoundOne => " --start round-one",
+            StartWeights::Default => " --from-default",
+        };
         let mut text = format!(
             "# waggle tune --generate {games} --nodes {nodes} --seed {seed}{round}: self-play games,\n\
              # 6 random opening plies, then {nodes}-node searches; White's score<TAB>GameString.\n"
@@ -653,11 +685,7 @@ fn run_tune(
     }
     let text = std::fs::read_to_string(data).map_err(|e| format!("{data}: {e}"))?;
     let (train, test) = tune::samples(&text, 6)?;
-    let start = if from_default {
-        EvalWeights::DEFAULT
-    } else {
-        EvalWeights::HAND_PICKED
-    };
+    let start = start.weights();
     let w0: Vec<f64> = start.to_vec().into_iter().map(f64::from).collect();
     let scale = tune::fit_scale(&train, &w0);
     println!(

@@ -48,12 +48,35 @@ pub struct EvalWeights {
 }
 
 impl EvalWeights {
-    /// The weights the engine plays with: fitted by
+    /// The weights the engine plays with (round three): fitted by
+    /// `waggle tune tuning/round3.txt --generate 1200 --nodes 30000 --seed 2030 --start round-one --ridge 1e-6`
+    /// (Texel method on 1,200 self-play games of the engine at `1cc30df`,
+    /// half Base, half Base+MLP; hold-out error 0.20948 → 0.20542), starting
+    /// from [`EvalWeights::ROUND_ONE`]. Against those: 92-80-28 at 0.2 s and
+    /// 82-42-36 at 0.5 s a move (`waggle arena`, Threads=1).
+    pub const DEFAULT: EvalWeights = EvalWeights {
+        queen_surround: [0, 33, 74, 163, 281, 477],
+        stuck_enemy_at_queen: 25,
+        free_own_at_queen: 21,
+        queen_slide: 16,
+        //       Q    S   B   G   A   M   L   P
+        mobile: [28, 18, 51, 30, 53, 46, 35, 27],
+        in_hand: [0, 23, 17, 14, 38, 16, 6, -16],
+        pinned: [-20, 14, 16, -1, 5, 1, -4, -16],
+        beetle_on_top: 27,
+        beetle_on_queen: 101,
+        pillbug_guard: 48,
+        attacker_near_queen: 30,
+        tempo: 23,
+    };
+
+    /// Round one, the engine's weights until round three: fitted by
     /// `waggle tune tuning/selfplay.txt --generate 600 --nodes 3000 --seed 2026 --ridge 1e-6`
     /// (Texel method on 600 self-play games, half Base, half Base+MLP;
     /// hold-out error 0.2127 → 0.2070), starting from
-    /// [`EvalWeights::HAND_PICKED`].
-    pub const DEFAULT: EvalWeights = EvalWeights {
+    /// [`EvalWeights::HAND_PICKED`]. A second round on 1,000 games at
+    /// 30,000 nodes found nothing to gain.
+    pub const ROUND_ONE: EvalWeights = EvalWeights {
         queen_surround: [0, 30, 76, 165, 280, 478],
         stuck_enemy_at_queen: 33,
         free_own_at_queen: 11,
