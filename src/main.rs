@@ -603,6 +603,9 @@ enum StartWeights {
     /// `EvalWeights::ROUND_ONE`, the weights round one fitted (round three
     /// started from them).
     RoundOne,
+    /// `EvalWeights::ROUND_THREE`, the weights round three fitted (round
+    /// four started from them).
+    RoundThree,
     /// `EvalWeights::DEFAULT`, the weights the engine plays with.
     Default,
 }
@@ -613,6 +616,7 @@ impl StartWeights {
         match self {
             StartWeights::HandPicked => EvalWeights::HAND_PICKED,
             StartWeights::RoundOne => EvalWeights::ROUND_ONE,
+            StartWeights::RoundThree => EvalWeights::ROUND_THREE,
             StartWeights::Default => EvalWeights::DEFAULT,
         }
     }
@@ -652,6 +656,7 @@ fn run_tune(
         let round = match start {
             StartWeights::HandPicked => "",
             StartWeights::RoundOne => " --start round-one",
+            StartWeights::RoundThree => " --start round-three",
             StartWeights::Default => " --from-default",
         };
         let mut text = format!(

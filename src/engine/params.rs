@@ -48,13 +48,37 @@ pub struct EvalWeights {
 }
 
 impl EvalWeights {
-    /// The weights the engine plays with (round three): fitted by
+    /// The weights the engine plays with (round four): fitted by
+    /// `waggle tune <round3.txt + round4.txt> --start round-three --ridge 1e-6`
+    /// on the games of `tuning/round3.txt` and
+    /// `tuning/round4.txt` (the second made by
+    /// `waggle tune tuning/round4.txt --generate 1200 --nodes 30000 --seed 2031 --start round-three`;
+    /// hold-out error 0.18256 → 0.18161), starting from
+    /// [`EvalWeights::ROUND_THREE`]. Against those: 58-40-42 at 0.5 s a
+    /// move (`waggle arena`, Threads=1).
+    pub const DEFAULT: EvalWeights = EvalWeights {
+        queen_surround: [0, 36, 75, 161, 281, 474],
+        stuck_enemy_at_queen: 24,
+        free_own_at_queen: 28,
+        queen_slide: 19,
+        //       Q    S   B   G   A   M   L   P
+        mobile: [30, 22, 48, 26, 54, 48, 34, 29],
+        in_hand: [0, 28, 16, 15, 38, 11, 5, -24],
+        pinned: [-27, 18, 18, -2, 8, -3, -6, -25],
+        beetle_on_top: 30,
+        beetle_on_queen: 103,
+        pillbug_guard: 51,
+        attacker_near_queen: 28,
+        tempo: 24,
+    };
+
+    /// Round three: fitted by
     /// `waggle tune tuning/round3.txt --generate 1200 --nodes 30000 --seed 2030 --start round-one --ridge 1e-6`
     /// (Texel method on 1,200 self-play games of the engine at `1cc30df`,
     /// half Base, half Base+MLP; hold-out error 0.20948 → 0.20542), starting
     /// from [`EvalWeights::ROUND_ONE`]. Against those: 92-80-28 at 0.2 s and
     /// 82-42-36 at 0.5 s a move (`waggle arena`, Threads=1).
-    pub const DEFAULT: EvalWeights = EvalWeights {
+    pub const ROUND_THREE: EvalWeights = EvalWeights {
         queen_surround: [0, 33, 74, 163, 281, 477],
         stuck_enemy_at_queen: 25,
         free_own_at_queen: 21,
