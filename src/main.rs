@@ -653,11 +653,15 @@ fn run_tune(
             threads: 1,
         };
         let mut rng = Rng::new(seed);
+        // The data file's header names the start as the command line did
+        // (clap's name for it; round one's header has none).
         let round = match start {
-            StartWeights::HandPicked => "",
-            StartWeights::RoundOne => " --start round-one",
-            StartWeights::RoundThree => " --start round-three",
-            StartWeights::Default => " --from-default",
+            StartWeights::HandPicked => String::new(),
+            StartWeights::Default => " --from-default".to_string(),
+            other => other
+                .to_possible_value()
+                .map(|v| format!(" --start {}", v.get_name()))
+                .unwrap_or_default(),
         };
         let mut text = format!(
             "# waggle tune --generate {games} --nodes {nodes} --seed {seed}{round}: self-play games,\n\
