@@ -217,8 +217,10 @@ impl Engine {
         let mb = self.options.hash_mb.max(1);
         let allocate = self.tt.as_ref().is_none_or(|t| t.requested_mb() != mb);
         if allocate {
-            self.tt = None;
-            self.tt = Some(Tt::new(mb));
+            match &mut self.tt {
+                Some(tt) => tt.resize(mb),
+                None => self.tt = Some(Tt::new(mb)),
+            }
         }
         let threads = self.options.threads.max(1);
         while self.threads.len() < threads {

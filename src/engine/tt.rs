@@ -205,25 +205,43 @@ impl Tt {
     /// an option value too large for the machine costs table size, never the
     /// engine process.
     pub fn new(mb: usize) -> Tt {
-        let requested_mb = mb;
+        let mut tt = Tt::default();
+        tt.resize(mb);
+        tt
+    }
+
+    /// Makes this an empty table of at most `mb` MiB, capped and halved like
+    /// [`Tt::new`].
+    ///
+    /// The table's own allocation is grown or shrunk in place (`realloc`)
+    /// rather than freed and made anew. With glibc this keeps the table in
+    /// its own memory mapping: freeing a mapped block raises glibc's mmap
+    /// threshold to that block's size, so a new, smaller table would be
+    /// carved from the heap instead, and after a few size changes freed
+    /// tables stay resident as holes in the heap (the engine's memory grew
+    /// by 8 MiB after `HashMB` went 16, 8, 16, 4, 16).
+    pub fn resize(&mut self, mb: usize) {
+        self.requested_mb = mb;
         let mut mb = mb
             .max(1)
             .min(memory_mb().map_or(usize::MAX, |m| (m / 2).max(1)));
-        let mut entries: Vec<Entry> = Vec::new();
+        self.entries.clear();
         let clusters = loop {
             let clusters = (mb * 1024 * 1024 / (16 * CLUSTER)).max(1);
-            if entries.try_reserve_exact(clusters * CLUSTER).is_ok() || mb == 1 {
+            let len = clusters * CLUSTER;
+            if len <= self.entries.capacity() {
+                self.entries.shrink_to(len);
+                break clusters;
+            }
+            if self.entries.try_reserve_exact(len).is_ok() || mb == 1 {
                 break clusters;
             }
             mb /= 2;
         };
-        entries.extend(std::iter::repeat_with(Entry::default).take(clusters * CLUSTER));
-        Tt {
-            entries,
-            clusters: clusters as u64,
-            age: 0,
-            requested_mb,
-        }
+        self.entries
+            .extend(std::iter::repeat_with(Entry::default).take(clusters * CLUSTER));
+        self.clusters = clusters as u64;
+        self.age = 0;
     }
 
     /// Size in MiB (rounded down to whole clusters; less than requested
@@ -423,5 +441,24 @@ mod tests {
             tt.store(h, 0, None, 1, 1, Bound::Exact);
         }
         assert_eq!(tt.probe(hashes[0], 0).map(|h| h.depth), Some(20));
+    }
+
+    #[test]
+    fn resizing_gives_an_empty_table_of_the_new_size() {
+        let mut tt = Tt::new(4);
+        for (mb, other) in [(2, 4), (8, 2), (1, 8), (4, 1)] {
+            let hashes: Vec<u64> = (1..=1000u64)
+                .map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+                .collect();
+            for &h in &hashes {
+                tt.store(h, 0, Some(Move::Pass), 7, 5, Bound::Exact);
+            }
+            assert!(hashes.iter().any(|&h| tt.probe(h, 0).is_some()));
+            assert_eq!((tt.size_mb(), tt.requested_mb()), (other, other));
+            tt.resize(mb);
+            assert_eq!((tt.size_mb(), tt.requested_mb()), (mb, mb));
+            assert_eq!(tt.clusters as usize * CLUSTER * 16, mb << 20);
+            assert!(hashes.iter().all(|&h| tt.probe(h, 0).is_none()));
+        }
     }
 }
