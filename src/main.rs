@@ -606,6 +606,9 @@ enum StartWeights {
     /// `EvalWeights::ROUND_THREE`, the weights round three fitted (round
     /// four started from them).
     RoundThree,
+    /// `EvalWeights::ROUND_FOUR`, the weights round four fitted (round five
+    /// started from them).
+    RoundFour,
     /// `EvalWeights::DEFAULT`, the weights the engine plays with.
     Default,
 }
@@ -617,6 +620,7 @@ impl StartWeights {
             StartWeights::HandPicked => EvalWeights::HAND_PICKED,
             StartWeights::RoundOne => EvalWeights::ROUND_ONE,
             StartWeights::RoundThree => EvalWeights::ROUND_THREE,
+            StartWeights::RoundFour => EvalWeights::ROUND_FOUR,
             StartWeights::Default => EvalWeights::DEFAULT,
         }
     }

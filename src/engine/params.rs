@@ -48,7 +48,31 @@ pub struct EvalWeights {
 }
 
 impl EvalWeights {
-    /// The weights the engine plays with (round four): fitted by
+    /// The weights the engine plays with (round five): fitted by
+    /// `waggle tune <round3.txt + round4.txt + round5.txt> --start round-four --ridge 1e-7 --iterations 6000`
+    /// on the games of `tuning/round3.txt`, `tuning/round4.txt` and
+    /// `tuning/round5.txt` (the last made by
+    /// `waggle tune tuning/round5.txt --generate 1200 --nodes 30000 --seed 2032 --start round-four`;
+    /// hold-out error 0.17332 → 0.17091), starting from
+    /// [`EvalWeights::ROUND_FOUR`]. Against those: 66-43-31 at 0.5 s a
+    /// move (`waggle arena`, Threads=1).
+    pub const DEFAULT: EvalWeights = EvalWeights {
+        queen_surround: [0, 46, 82, 157, 284, 458],
+        stuck_enemy_at_queen: 18,
+        free_own_at_queen: 29,
+        queen_slide: 30,
+        //       Q    S   B   G   A   M   L   P
+        mobile: [36, 35, 36, 23, 51, 57, 37, 43],
+        in_hand: [0, 34, 6, 19, 34, -7, -4, -46],
+        pinned: [-54, 10, 27, -2, 8, -22, -17, -49],
+        beetle_on_top: 40,
+        beetle_on_queen: 91,
+        pillbug_guard: 64,
+        attacker_near_queen: 30,
+        tempo: 26,
+    };
+
+    /// Round four, the engine's weights until round five: fitted by
     /// `waggle tune <round3.txt + round4.txt> --start round-three --ridge 1e-6`
     /// on the games of `tuning/round3.txt` and
     /// `tuning/round4.txt` (the second made by
@@ -56,7 +80,7 @@ impl EvalWeights {
     /// hold-out error 0.18256 → 0.18161), starting from
     /// [`EvalWeights::ROUND_THREE`]. Against those: 58-40-42 at 0.5 s a
     /// move (`waggle arena`, Threads=1).
-    pub const DEFAULT: EvalWeights = EvalWeights {
+    pub const ROUND_FOUR: EvalWeights = EvalWeights {
         queen_surround: [0, 36, 75, 161, 281, 474],
         stuck_enemy_at_queen: 24,
         free_own_at_queen: 28,
