@@ -446,7 +446,7 @@ mod tests {
     #[test]
     fn resizing_gives_an_empty_table_of_the_new_size() {
         let mut tt = Tt::new(4);
-        for (mb, other) in [(2, 4), (8, 2), (1, 8), (4, 1)] {
+        for (mb, before) in [(2, 4), (8, 2), (1, 8), (4, 1)] {
             let hashes: Vec<u64> = (1..=1000u64)
                 .map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15))
                 .collect();
@@ -454,7 +454,7 @@ mod tests {
                 tt.store(h, 0, Some(Move::Pass), 7, 5, Bound::Exact);
             }
             assert!(hashes.iter().any(|&h| tt.probe(h, 0).is_some()));
-            assert_eq!((tt.size_mb(), tt.requested_mb()), (other, other));
+            assert_eq!((tt.size_mb(), tt.requested_mb()), (before, before));
             tt.resize(mb);
             assert_eq!((tt.size_mb(), tt.requested_mb()), (mb, mb));
             assert_eq!(tt.clusters as usize * CLUSTER * 16, mb << 20);
