@@ -609,6 +609,9 @@ enum StartWeights {
     /// `EvalWeights::ROUND_FOUR`, the weights round four fitted (round five
     /// started from them).
     RoundFour,
+    /// `EvalWeights::ROUND_FIVE`, the weights round five fitted (rounds six
+    /// and seven started from them).
+    RoundFive,
     /// `EvalWeights::DEFAULT`, the weights the engine plays with.
     Default,
 }
@@ -621,6 +624,7 @@ impl StartWeights {
             StartWeights::RoundOne => EvalWeights::ROUND_ONE,
             StartWeights::RoundThree => EvalWeights::ROUND_THREE,
             StartWeights::RoundFour => EvalWeights::ROUND_FOUR,
+            StartWeights::RoundFive => EvalWeights::ROUND_FIVE,
             StartWeights::Default => EvalWeights::DEFAULT,
         }
     }

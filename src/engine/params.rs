@@ -48,15 +48,17 @@ pub struct EvalWeights {
 }
 
 impl EvalWeights {
-    /// The weights the engine plays with (round five): fitted by
+    /// The weights the engine plays with: round five's.
+    pub const DEFAULT: EvalWeights = EvalWeights::ROUND_FIVE;
+
+    /// Round five: fitted by
     /// `waggle tune <round3.txt + round4.txt + round5.txt> --start round-four --ridge 1e-7 --iterations 6000`
     /// on the games of `tuning/round3.txt`, `tuning/round4.txt` and
-    /// `tuning/round5.txt` (the last made by
-    /// `waggle tune tuning/round5.txt --generate 1200 --nodes 30000 --seed 2032 --start round-four`;
-    /// hold-out error 0.17332 → 0.17091), starting from
-    /// [`EvalWeights::ROUND_FOUR`]. Against those: 66-43-31 at 0.5 s a
-    /// move (`waggle arena`, Threads=1).
-    pub const DEFAULT: EvalWeights = EvalWeights {
+    /// `tuning/round5.txt` (hold-out error 0.17332 → 0.17091), starting
+    /// from [`EvalWeights::ROUND_FOUR`]. Against those: 66-43-31 at 0.5 s a
+    /// move (`waggle arena`, Threads=1). Round six's games
+    /// (`tuning/round6.txt`) were played with these.
+    pub const ROUND_FIVE: EvalWeights = EvalWeights {
         queen_surround: [0, 46, 82, 157, 284, 458],
         stuck_enemy_at_queen: 18,
         free_own_at_queen: 29,
