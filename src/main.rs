@@ -612,6 +612,8 @@ enum StartWeights {
     /// `EvalWeights::ROUND_FIVE`, the weights round five fitted (rounds six
     /// and seven started from them).
     RoundFive,
+    /// `EvalWeights::ROUND_SEVEN`, the weights round seven fitted.
+    RoundSeven,
     /// `EvalWeights::DEFAULT`, the weights the engine plays with.
     Default,
 }
@@ -625,6 +627,7 @@ impl StartWeights {
             StartWeights::RoundThree => EvalWeights::ROUND_THREE,
             StartWeights::RoundFour => EvalWeights::ROUND_FOUR,
             StartWeights::RoundFive => EvalWeights::ROUND_FIVE,
+            StartWeights::RoundSeven => EvalWeights::ROUND_SEVEN,
             StartWeights::Default => EvalWeights::DEFAULT,
         }
     }

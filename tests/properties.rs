@@ -19,6 +19,7 @@
 
 use proptest::prelude::*;
 use std::collections::HashSet;
+use waggle::engine::eval::Features;
 use waggle::hive::game::Game;
 use waggle::hive::notation::{ground_move_string, move_string, parse_move};
 use waggle::hive::{Bug, Color, Direction, GameType, Hex, Move, MoveList, Position, Rules};
@@ -249,6 +250,54 @@ proptest! {
                 });
                 assert_eq!(after.move_strings().last(), Some(&canonical));
             }
+        });
+    }
+
+    #[test]
+    fn placement_count_counts_the_placement_cells(p in playout()) {
+        p.play(|g| {
+            let pos = g.position();
+            for color in Color::ALL {
+                let cells = pos.placement_cells(color);
+                let distinct: HashSet<_> = cells.iter().collect();
+                assert_eq!(distinct.len(), cells.len(), "{}", g.game_string());
+                for limit in [usize::MAX, 6, 1] {
+                    let count = pos.placement_count(color, limit);
+                    assert_eq!(count, cells.len().min(limit), "{color:?} in {}", g.game_string());
+                }
+            }
+        });
+    }
+
+    #[test]
+    fn hoppers_in_are_the_grasshoppers_that_can_jump_next_to_the_enemy_queen(p in playout()) {
+        p.play(|g| {
+            let pos = g.position();
+            let us = pos.side_to_move();
+            let Some(queen) = pos.queen(us.opponent()) else { return };
+            // A Pillbug's throw is a move of the thrown piece, and a piece
+            // thrown last turn may not move: the evaluation does not look at
+            // throws.
+            if pos.game_type().pillbug || pos.game_type().mosquito || pos.surround_outcome().is_some() {
+                return;
+            }
+            let mut hoppers: Vec<_> = g
+                .legal_moves()
+                .iter()
+                .filter_map(|&mv| match mv {
+                    Move::Move { piece, to, .. }
+                        if piece.bug() == Bug::Grasshopper && queen.is_adjacent(to) =>
+                    {
+                        Some(piece)
+                    }
+                    _ => None,
+                })
+                .collect();
+            hoppers.sort();
+            hoppers.dedup();
+            let mut f = Features::default();
+            f.extract(pos);
+            assert_eq!(f.hoppers_in[us] as usize, hoppers.len(), "{}", g.game_string());
         });
     }
 

@@ -12,17 +12,20 @@
 //! * **Stacks**: Beetles (and Mosquitoes) on top of the hive, more on the
 //!   enemy Queen.
 //! * **Attackers**: free Ants, Beetles and Grasshoppers within two cells of
-//!   the enemy Queen.
-//! * **Hand**: pieces not yet placed keep options open.
+//!   the enemy Queen; free Beetles next to her (they can climb on her),
+//!   free Grasshoppers that can jump next to her, and her empty cells a
+//!   slider can enter when the side has a free Ant.
+//! * **Hand**: pieces not yet placed keep options open, and so do cells to
+//!   place them on (counted up to six).
 //! * **Expansions**: a free Pillbug next to its Queen guards her.
 //! * **Tempo**.
 //!
-//! One pass over the pieces plus one articulation-point pass: no move
-//! generation.
+//! One pass over the pieces, one articulation-point pass and a count of
+//! placement cells: no move generation.
 
-use super::params::EvalWeights;
+use super::params::{EvalWeights, SPAWN_CELLS_MAX};
 use super::Score;
-use crate::hive::{Bug, ByColor, Color, Hex, Piece, Position};
+use crate::hive::{Bug, ByColor, Color, Direction, Hex, Piece, Position};
 
 /// Evaluates `pos` with the default weights.
 pub fn evaluate(pos: &Position) -> Score {
@@ -63,6 +66,16 @@ pub struct Features {
     pub pillbug_guard: ByColor<i32>,
     /// Free Ants, Beetles, Grasshoppers within two cells of the enemy Queen.
     pub attackers: ByColor<i32>,
+    /// Cells the side could place on, up to [`SPAWN_CELLS_MAX`] (0 when it
+    /// holds nothing).
+    pub spawn_cells: ByColor<i32>,
+    /// Free Grasshoppers that can jump next to the enemy Queen.
+    pub hoppers_in: ByColor<i32>,
+    /// Cells next to the enemy Queen a slider can enter, if the side has a
+    /// free Ant.
+    pub ant_open_liberties: ByColor<i32>,
+    /// Free Beetles (and Mosquitoes on top) next to the enemy Queen.
+    pub beetles_by_queen: ByColor<i32>,
 }
 
 impl Features {
@@ -72,8 +85,14 @@ impl Features {
         let pinned = pos.cut_pieces();
         let queens = ByColor([pos.queen(Color::White), pos.queen(Color::Black)]);
         for color in Color::ALL {
+            let mut holding = false;
             for bug in Bug::ALL {
-                self.in_hand[color][bug.index()] = i32::from(pos.in_hand(color, bug));
+                let n = pos.in_hand(color, bug);
+                holding |= n > 0;
+                self.in_hand[color][bug.index()] = i32::from(n);
+            }
+            if holding {
+                self.spawn_cells[color] = pos.placement_count(color, SPAWN_CELLS_MAX) as i32;
             }
         }
         for piece in pos.pieces_on_board() {
@@ -102,6 +121,17 @@ impl Features {
                 {
                     self.attackers[color] += 1;
                 }
+                if bug == Bug::Grasshopper {
+                    if let Some(q) = queens[color.opponent()] {
+                        if hops_next_to(pos, hex, q) {
+                            self.hoppers_in[color] += 1;
+                        }
+                    }
+                }
+                let climber = bug == Bug::Beetle || (bug == Bug::Mosquito && height > 1);
+                if climber && queens[color.opponent()].is_some_and(|q| q.is_adjacent(hex)) {
+                    self.beetles_by_queen[color] += 1;
+                }
             } else if height == 1 {
                 self.pinned[color][bug.index()] += 1;
             }
@@ -129,8 +159,14 @@ impl Features {
         for color in Color::ALL {
             let Some(q) = queens[color] else { continue };
             let mut occupied = 0u8;
+            let enemy_ant = self.mobile[color.opponent()][Bug::Ant.index()] > 0;
             for n in q.neighbors() {
-                let Some(top) = pos.top(n) else { continue };
+                let Some(top) = pos.top(n) else {
+                    if enemy_ant && pos.slide_count(n) > 0 {
+                        self.ant_open_liberties[color.opponent()] += 1;
+                    }
+                    continue;
+                };
                 occupied += 1;
                 let free = is_free(pos, pinned, n, top, queens[top.color()].is_some());
                 if top.color() == color {
@@ -164,6 +200,10 @@ impl Features {
             s += w.beetle_on_queen * self.beetle_on_queen[c];
             s += w.pillbug_guard * self.pillbug_guard[c];
             s += w.attacker_near_queen * self.attackers[c];
+            s += w.spawn_cell * self.spawn_cells[c];
+            s += w.hopper_in * self.hoppers_in[c];
+            s += w.ant_open_liberty * self.ant_open_liberties[c];
+            s += w.beetle_by_queen * self.beetles_by_queen[c];
             s
         };
         side(us) - side(us.opponent()) + w.tempo
@@ -192,8 +232,12 @@ impl Features {
             v[34] += sign * self.beetle_on_queen[c];
             v[35] += sign * self.pillbug_guard[c];
             v[36] += sign * self.attackers[c];
+            v[37] += sign * self.spawn_cells[c];
+            v[38] += sign * self.hoppers_in[c];
+            v[39] += sign * self.ant_open_liberties[c];
+            v[40] += sign * self.beetles_by_queen[c];
         }
-        v[37] = 1;
+        v[EvalWeights::TEMPO] = 1;
         v
     }
 }
@@ -203,6 +247,21 @@ impl Features {
 #[inline(always)]
 fn is_free(pos: &Position, pinned: u32, hex: Hex, top: Piece, queen_down: bool) -> bool {
     queen_down && (pos.height(hex) > 1 || !is_cut(pinned, top))
+}
+
+/// Whether a Grasshopper at `from` can jump (over at least one piece) onto
+/// an empty cell next to `queen`.
+fn hops_next_to(pos: &Position, from: Hex, queen: Hex) -> bool {
+    Direction::ALL.iter().any(|&d| {
+        let mut to = from.neighbor(d);
+        if !pos.is_occupied(to) {
+            return false;
+        }
+        while pos.is_occupied(to) {
+            to = to.neighbor(d);
+        }
+        queen.is_adjacent(to)
+    })
 }
 
 /// Whether `piece` is in `pinned` ([`Position::cut_pieces`]).
@@ -243,6 +302,21 @@ mod tests {
         assert_eq!(theirs, 5);
         assert!(ours < theirs);
         assert!(evaluate(&p) > 0);
+    }
+
+    #[test]
+    fn a_free_beetle_next_to_the_enemy_queen_counts_for_its_owner() {
+        // White's Beetle went over wG1 onto bG1, next to the Black Queen
+        // (it could climb on her now); Black's Grasshopper is covered.
+        let p = pos("Base;InProgress;White[6];wG1;bG1 wG1-;wQ -wG1;bQ bG1-;wB1 \\wG1;bA1 bQ-;wB1 wG1;bA2 bA1-;wB1 bG1;bA3 bA2-");
+        let mut f = Features::default();
+        f.extract(&p);
+        assert_eq!(f.beetles_by_queen, ByColor([1, 0]));
+        assert_eq!(f.hoppers_in, ByColor([0, 0]));
+        let mut w = EvalWeights::DEFAULT;
+        let before = evaluate_with(&p, &w);
+        w.beetle_by_queen += 10;
+        assert_eq!(evaluate_with(&p, &w), before + 10);
     }
 
     #[test]

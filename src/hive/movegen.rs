@@ -245,6 +245,41 @@ impl Position {
         cells
     }
 
+    /// The number of cells [`Position::placement_cells`] lists, but at most
+    /// `limit`, counted without building the list and only up to the limit
+    /// (the evaluation asks it at every node).
+    pub fn placement_count(&self, color: Color, limit: usize) -> usize {
+        if self.ply() < 2 {
+            return self.placement_cells(color).len().min(limit);
+        }
+        let enemy = color.opponent();
+        let mut count = 0;
+        let mut own = self.on_board_mask() & color_mask(color);
+        while own != 0 {
+            let i = own.trailing_zeros() as usize;
+            own &= own - 1;
+            let hex = self.cell_of(i);
+            if self.top_id(hex) != i as u8 {
+                continue;
+            }
+            for d in Direction::ALL {
+                let n = hex.neighbor(d);
+                // Each cell once: from its first occupied neighbour in
+                // direction order (all of them friendly when it counts).
+                if !self.is_occupied(n)
+                    && self.ring(n).trailing_zeros() == d.opposite().index() as u32
+                    && self.neighbors_topped_by(n, enemy) == 0
+                {
+                    count += 1;
+                    if count >= limit {
+                        return limit;
+                    }
+                }
+            }
+        }
+        count
+    }
+
     fn generate_placements(&self, color: Color, moves: &mut MoveList) {
         let pieces = self.placeable_pieces(color);
         if pieces.is_empty() {

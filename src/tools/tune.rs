@@ -63,8 +63,7 @@ pub fn samples(data: &str, skip_plies: usize) -> Result<(Vec<Sample>, Vec<Sample
                     .into_iter()
                     .map(f64::from)
                     .collect();
-                let last = x.len() - 1;
-                x[last] = if pos.side_to_move() == Color::White {
+                x[EvalWeights::TEMPO] = if pos.side_to_move() == Color::White {
                     1.0
                 } else {
                     -1.0
