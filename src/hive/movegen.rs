@@ -205,6 +205,23 @@ impl Position {
         out
     }
 
+    /// The cells whose top piece is `color`'s.
+    #[inline(always)]
+    fn cells_topped_by(&self, color: Color) -> impl Iterator<Item = Hex> + '_ {
+        let mut own = self.on_board_mask() & color_mask(color);
+        std::iter::from_fn(move || {
+            while own != 0 {
+                let i = own.trailing_zeros() as usize;
+                own &= own - 1;
+                let hex = self.cell_of(i);
+                if self.top_id(hex) == i as u8 {
+                    return Some(hex);
+                }
+            }
+            None
+        })
+    }
+
     /// Empty cells where `color` may place a piece (ignoring what is in hand).
     pub fn placement_cells(&self, color: Color) -> ArrayVec<Hex, 64> {
         let mut cells = ArrayVec::new();
@@ -223,14 +240,7 @@ impl Position {
                 // enemy top piece, each once.
                 let enemy = color.opponent();
                 let mut seen = HexSet::new();
-                let mut own = self.on_board_mask() & color_mask(color);
-                while own != 0 {
-                    let i = own.trailing_zeros() as usize;
-                    own &= own - 1;
-                    let hex = self.cell_of(i);
-                    if self.top_id(hex) != i as u8 {
-                        continue;
-                    }
+                for hex in self.cells_topped_by(color) {
                     for n in hex.neighbors() {
                         if !self.is_occupied(n)
                             && self.neighbors_topped_by(n, enemy) == 0
@@ -254,14 +264,7 @@ impl Position {
         }
         let enemy = color.opponent();
         let mut count = 0;
-        let mut own = self.on_board_mask() & color_mask(color);
-        while own != 0 {
-            let i = own.trailing_zeros() as usize;
-            own &= own - 1;
-            let hex = self.cell_of(i);
-            if self.top_id(hex) != i as u8 {
-                continue;
-            }
+        for hex in self.cells_topped_by(color) {
             for d in Direction::ALL {
                 let n = hex.neighbor(d);
                 // Each cell once: from its first occupied neighbour in
