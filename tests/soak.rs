@@ -239,9 +239,9 @@ fn soak(games: usize, seed: u64) -> Totals {
     let mut rng = Rng(seed | 1);
     let mut engine = Engine::start();
     let rss_start = engine.rss_kib();
-    // The warm-up allocates the largest table and the second thread's
-    // tables once, whatever the random options pick, so that the memory
-    // measured after it is the most the soak needs.
+    // The warm-up allocates the second thread's tables once, whatever the
+    // random options pick; both measurements below also set the largest
+    // table, so they compare the most the soak needs.
     let largest = HASH_SIZES_MB.iter().max().copied().unwrap_or(1);
     for command in [
         "newgame Base".to_string(),
@@ -398,7 +398,7 @@ fn soak(games: usize, seed: u64) -> Totals {
         }
     }
     let rss_end = engine.rss_kib_with_table(largest);
-    let max_hash_kib = HASH_SIZES_MB.iter().max().copied().unwrap_or(0) * 1024;
+    let max_hash_kib = largest * 1024;
     eprintln!(
         "soak: {} games ({} finished), {} plies, {} bestmoves, {} undos, {} refusals, {} commands; \
          VmRSS start {rss_start} KiB, after warm-up {rss_warm} KiB, end {rss_end} KiB",
