@@ -25,7 +25,7 @@
 
 use super::params::{EvalWeights, SPAWN_CELLS_MAX};
 use super::Score;
-use crate::hive::{Bug, ByColor, Color, Direction, Hex, Piece, Position};
+use crate::hive::{Bug, ByColor, Color, Hex, Piece, Position};
 
 /// Evaluates `pos` with the default weights.
 pub fn evaluate(pos: &Position) -> Score {
@@ -252,16 +252,9 @@ fn is_free(pos: &Position, pinned: u32, hex: Hex, top: Piece, queen_down: bool) 
 /// Whether a Grasshopper at `from` can jump (over at least one piece) onto
 /// an empty cell next to `queen`.
 fn hops_next_to(pos: &Position, from: Hex, queen: Hex) -> bool {
-    Direction::ALL.iter().any(|&d| {
-        let mut to = from.neighbor(d);
-        if !pos.is_occupied(to) {
-            return false;
-        }
-        while pos.is_occupied(to) {
-            to = to.neighbor(d);
-        }
-        queen.is_adjacent(to)
-    })
+    let mut next_to = false;
+    pos.grasshopper_jumps(from, |to| next_to |= queen.is_adjacent(to));
+    next_to
 }
 
 /// Whether `piece` is in `pinned` ([`Position::cut_pieces`]).

@@ -470,9 +470,10 @@ impl Position {
         }
     }
 
-    /// Straight-line jumps over at least one occupied cell.
+    /// Straight-line jumps over at least one occupied cell (also what the
+    /// evaluation asks of a free Grasshopper).
     #[inline(always)]
-    fn grasshopper_jumps(&self, from: Hex, mut f: impl FnMut(Hex)) {
+    pub(crate) fn grasshopper_jumps(&self, from: Hex, mut f: impl FnMut(Hex)) {
         for d in Direction::ALL {
             let mut to = from.neighbor(d);
             if !self.is_occupied(to) {
