@@ -15,19 +15,15 @@
 //! ```
 //! It prints candidate lines `kind | answers | GameString`.
 
+#[path = "../tests/common/greedy.rs"]
+mod greedy;
 #[path = "../tests/common/prove.rs"]
 mod prove;
 
 use waggle::hive::game::Game;
 use waggle::hive::notation::move_string;
-use waggle::hive::{Color, GameType, Rules};
+use waggle::hive::{GameType, Rules};
 use waggle::tools::rng::SplitMix64;
-
-fn pressure(game: &Game, us: Color) -> i64 {
-    let pos = game.position();
-    let around = |c: Color| pos.queen(c).map_or(0, |q| pos.occupied_neighbors(q) as i64);
-    around(us.opponent()) - around(us)
-}
 
 fn main() {
     let args: Vec<u64> = std::env::args()
@@ -100,24 +96,7 @@ fn main() {
                     }
                 }
             }
-            let moves = game.legal_moves();
-            let us = game.side_to_move();
-            let mv = if rng.below(10) < 7 {
-                let mut best = (i64::MIN, 0u64, moves[0]);
-                for &m in &moves {
-                    let mut g2 = game.clone();
-                    if g2.play(m).is_err() {
-                        continue;
-                    }
-                    let key = (pressure(&g2, us), rng.next_u64());
-                    if (key.0, key.1) > (best.0, best.1) {
-                        best = (key.0, key.1, m);
-                    }
-                }
-                best.2
-            } else {
-                moves[rng.below(moves.len())]
-            };
+            let mv = greedy::semi_greedy_move(&game, &mut rng);
             if game.play(mv).is_err() {
                 break;
             }
