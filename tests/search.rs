@@ -5,7 +5,8 @@
 //! The tactical positions come from Waggle's own self-play games (the same
 //! games as `bench-positions/bench.txt`), cut one and three plies before the
 //! winning surround, and at moves where nearly every move lets the opponent
-//! surround at once.
+//! surround at once. The surrounds in three come from semi-greedy games
+//! (`examples/probe_deep.rs`).
 
 use std::sync::atomic::AtomicBool;
 use waggle::engine::{evaluate, Engine, EngineOptions, Limits, Score, MATE};
@@ -32,6 +33,18 @@ const WIN_IN_2: &[&str] = &[
     "Base+MLP;InProgress;White[21];wP;bS1 -wP;wB1 wP-;bS2 \\bS1;wQ wP\\;bQ /bS2;wA1 \\wB1;bS2 wA1/;wA2 wQ\\;bM bS2-;wA2 \\bQ;bM -bS2;wB1 /bM;bM -wB1;wA3 wA1\\;bS1 wQ\\;wA3 /bQ;bA1 bS1-;wG1 wA1\\;bA1 /wP;wG1 -bS2;bA1 bS2\\;wG2 -wA3;bA1 /wP;wA1 /bA1;bA2 /bS1;wA1 /bA2;bL /bA1;wA2 -bQ;bA3 bS1-;wG2 bQ\\;bM bQ;wA1 -wB1;bM wA1;bA1 wG1\\;bS2 \\bA3;bA1 bM\\;bA3 wG1-;wB2 /wA2;bL wA3\\",
     "Base+M;InProgress;Black[18];wM;bS1 wM/;wA1 -wM;bS2 bS1-;wQ wM\\;bQ \\bS1;wA1 bS2/;bA1 bS2\\;wA1 -bQ;bA1 /wQ;wA2 -wM;bS2 wQ\\;wA3 \\wA1;bG1 bA1\\;wA3 \\bQ;bG1 bS2/;wB1 -wA3;bA2 bS2\\;wA2 bA2\\;bA3 bG1\\;wA1 bA3-;bG2 bA1\\;wB1 /wA3;bG2 /wM;wG1 -wA3;bM bA1\\;wA3 /bM;bB1 bS1-;wA3 bB1/;bM wA3/;wG2 /wB1;bG3 bM/;wA2 bG3/;bA2 -wA3;wA1 bB1\\",
     "Base+P;InProgress;White[14];wP;bS1 wP/;wA1 -wP;bS2 bS1-;wQ wP\\;bQ \\bS1;wA1 bS2/;bA1 bS2\\;wA1 bQ/;bA1 /wQ;wA2 -wP;bS2 wQ\\;wA3 wA1-;bA1 wA3/;wB1 \\wA1;bB1 bS2-;wA2 -bQ;bB1 bS2/;wB1 wA1;bA2 /bS2;wB1 bQ;bA2 /wP;wB2 -wA1;bA3 -bA2;wA2 wA1\\;bB2 bB1\\",
+];
+
+/// The side to move surrounds the enemy Queen with its third move (five
+/// plies), whatever the defence, and no sooner: the 7th, 8th, 1st and 2nd
+/// positions of `cargo run --release --example probe_deep -- win 12 1`. A
+/// search that took one ply off nodes without a table move (internal
+/// iterative reduction from depth 4) missed the first two at depth 5.
+const WIN_IN_3: &[&str] = &[
+    r"Base+MLP;InProgress;Black[47];wB1;bA1 -wB1;wL wB1-;bL \bA1;wM wB1\;bM /bL;wQ wM\;bQ bL/;wL bQ\;bG1 /bM;wL bM\;bM wQ-;wP /wQ;bG2 bM/;wB2 wB1/;bG2 wQ\;wB2 wM/;bG3 -bG1;wP /bG2;bP -bL;wG1 /wP;bG3 bA1\;wB1 bQ\;bS1 -bQ;wB1 bQ-;bS1 wB1/;wA1 /wG1;bA2 bS1-;wG2 /wA1;bA2 /wQ;wS1 wB2/;bG1 wB2\;bG2 /bA2;bS2 /bP;wL bQ\;bQ -bS1;wA2 /wG2;bG1 /bA1;wA2 \bS1;bQ -wA2;wG3 wA1\;bA3 bP\;wS2 wG1\;bG1 wB2\;wA1 /bG3;bA3 wQ\;wP wS2/;bB1 -bP;wA1 -wG2;bA3 \bQ;wA1 /bA3;bB2 bA3/;wA3 /wG2;bB1 bS2;wA3 bQ\;bB1 /bS2;wA3 wP\;bM bG3\;wA1 wG3\;bB2 bA3;wQ bA2-;bG1 /bA1;wA1 bQ\;bB2 \bA3;wA3 /bQ;bS1 wS1-;wA3 /bA3;bB1 -bS2;wP wS2-;bB2 -bA3;wA3 bA3/;bG1 wB2\;wA3 \wA2;bQ -wA1;wP wS2\;bQ /wA1;wB1 wL;bS1 bG1\;wM wS1/;bB2 bA3;wM bS1/;bB2 \wA3;wB1 wA1\;bQ -wA1;wS1 wA2\;bA3 wQ\;wB2 \wM;bG1 bS1\;wB2 wM/;bB1 bS2;wG2 wP-;bB1 bS2\;wS1 wL\",
+    r"Base;InProgress;Black[60];wA1;bA1 /wA1;wG1 \wA1;bA2 bA1\;wS1 -wG1;bS1 bA2-;wQ wA1-;bQ bS1\;wG2 \wS1;bG1 /bA1;wS2 wG1/;bG1 wS2\;wQ bG1-;bG2 bS1/;wB1 \wS2;bB1 /bA2;wG3 /wS1;bA3 /bB1;wB1 wS2;bA3 wQ-;wB2 wB1/;bS2 bB1\;wB2 \wB1;bG3 /bA1;wG3 /wB2;bG3 \wQ;wG3 /wS1;bB2 bA3\;wA2 /wG2;bB2 wQ\;wA2 bQ\;bA1 \bA3;wA1 /bQ;bG1 \wB2;wQ -bB2;bQ wA2/;wA3 wA2\;bG1 wB1\;wQ wG1\;bG1 /wG2;wA3 bQ\;bQ wA3/;wB2 wB1;bG1 wG3\;wB2 \wB1;bQ \wA3;wB2 -wB1;bQ wA3/;wB2 wG2/;bG1 /wG2;wB2 wG2;bG1 wB1\;wQ bG1\;bA1 wG1\;wB2 -wB1;bA3 bG3\;wB2 wG1;bA1 wA1\;wQ wB2\;bA1 wS1\;wQ bA1\;bA3 /wQ;wB2 -wB1;bG3 wG1\;wG1 wG3\;bB2 bG2-;wG1 /wG2;bQ wA3-;wB1 wS2/;bB2 bG2/;wB2 wG2/;bQ wA3\;wB2 -wS2;bG1 -wB1;wG3 \wB1;bG1 wB1-;wG1 \wB2;bA3 bB2-;wG2 wB1\;bA3 /bA1;wG2 \wG3;bQ wA3-;wG2 wB1\;bA3 bG1\;wG2 /wG1;bA3 /bA1;wG2 wB1\;bA3 /wQ;wG2 /wG1;bB2 bG2-;wG1 wB2\;bG1 /wG3;wB2 wG1;bQ wA3\;wG3 wB1\;bG1 wG3/;wB2 wS1;bB2 bG2/;wB2 /wG2;bB2 bG2-;wG3 \wB1;bA3 /bA1;wG2 /wB2;bB2 bG2\;wG2 \wS1;bB2 bG2;wG3 wB1\;bB2 bG3\;wB2 -wG2;bA3 bG1\;wQ /bA1;bA3 wQ\;wB1 \wS2;bG2 bA1\;wB2 \wG2;bG3 /wS1;wB1 wS2;bS1 \wA3;wB1 -wS2",
+    r"Base+MLP;InProgress;Black[18];wL;bL /wL;wB1 \wL;bG1 /bL;wB2 wL/;bP bL\;wQ -wB1;bQ bP\;wS1 wB2/;bB1 /bG1;wA1 wB2\;bA1 /bB1;wA1 bQ-;bA1 \wQ;wA1 -bA1;bM -bG1;wA1 bQ\;bA2 /bB1;wS2 wA1\;bA2 wQ\;wL bQ/;bG2 bA1/;wS2 bG1\;bS1 /bM;wA1 wB1\;bQ wL\;wB1 wB2;bG2 /bA1;wS2 bQ\;bS2 \bA1;wP wB1\;bS2 -wB1;wG1 wS2\;bG3 \bA1;wM \wS1",
+    r"Base;InProgress;White[28];wA1;bA1 -wA1;wG1 wA1\;bG1 -bA1;wS1 wG1-;bB1 /bG1;wQ /wG1;bQ bB1\;wG2 wS1\;bA2 \bA1;wA2 wA1/;bA2 bA1\;wA2 /bB1;bQ wA2\;wA1 /bQ;bA3 \bA1;wG3 wQ\;bA3 -bB1;wA1 wG2/;bA3 /wQ;wG3 -bA3;bA1 wG1\;wG1 bG1\;bQ /wA2;wA1 wA2\;bB2 -bQ;wA3 wG2\;bG1 wG1\;wA3 bQ\;bB2 bQ;wG1 -bB1;bS1 \bA2;wB1 -wG1;bS1 \bB1;wB1 /wG1;bA2 bB1/;wG1 /wB1;bA2 wQ\;wQ bG1/;bS1 \wQ;wB2 \wS1;bS2 \bS1;wA3 wG1\;bS2 \wB2;wS2 wA3\;bB2 wA2;wS2 -wG1;bG2 -bS1;wS2 wA3\;bB1 bG2\;wB1 \wG1;bS1 \bS2;wB1 -bB2;bB2 /bG2",
 ];
 
 /// Most moves let the opponent surround the side to move's Queen at once; a few parry the threat.
@@ -265,6 +278,32 @@ fn a_surround_on_the_move_at_the_horizon_counts_as_the_win() {
         checked >= 2,
         "too few forced wins in two among the test positions"
     );
+}
+
+/// Slow in a debug build (the exact depth-5 searches), so it runs with the
+/// deep checks: `cargo test --release -- --ignored`.
+#[test]
+#[ignore]
+fn surround_in_three_is_found_at_the_depth_it_needs() {
+    for gs in WIN_IN_3 {
+        let mut pos = position(gs);
+        // The exact search proves the win and its distance, and that no
+        // shorter one exists.
+        let truth = search_depth(&mut engine(1, false), &pos, 5);
+        assert_eq!(truth.score, MATE - 5, "{gs}");
+        let r = search_depth(&mut engine(1, true), &pos, 5);
+        assert_eq!(r.score, MATE - 5, "{gs}");
+        // After the engine's move every defence still loses in four plies.
+        pos.make(r.best_move);
+        let after = search_depth(&mut engine(1, false), &pos, 4);
+        assert_eq!(
+            after.score,
+            -MATE + 4,
+            "{gs}: {:?} does not win",
+            r.best_move
+        );
+        pos.unmake();
+    }
 }
 
 #[test]
