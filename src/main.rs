@@ -130,6 +130,9 @@ enum Command {
         /// Give B the opposite setting of the win check at the leaves.
         #[arg(long)]
         b_flip_leaf_win: bool,
+        /// Give B the opposite setting of internal iterative reduction.
+        #[arg(long)]
+        b_flip_iir: bool,
         /// Give B the hand-picked evaluation weights (A plays the tuned ones).
         #[arg(long)]
         b_hand_picked: bool,
@@ -291,6 +294,7 @@ fn main() -> ExitCode {
             b_flip_lmp,
             b_flip_futility,
             b_flip_leaf_win,
+            b_flip_iir,
             b_hand_picked,
             seed,
             game_type,
@@ -323,6 +327,7 @@ fn main() -> ExitCode {
                     lmp: Features::DEFAULT.lmp != b_flip_lmp,
                     futility: Features::DEFAULT.futility != b_flip_futility,
                     leaf_win: Features::DEFAULT.leaf_win != b_flip_leaf_win,
+                    iir: Features::DEFAULT.iir != b_flip_iir,
                 },
                 nodes: b_nodes.unwrap_or(nodes),
                 move_time: movetime_ms.map(std::time::Duration::from_millis),

@@ -343,6 +343,14 @@ pub const LMR_BASE: f64 = 0.75;
 /// 13, 21, 33); 1.2 scored 25.5/60 and 2.5 29/60 against 1.5.
 pub const LMR_DIVISOR: f64 = 2.0;
 
+/// Internal iterative reduction: from this depth on, a node the table knows
+/// no move for is searched one ply shallower.
+pub const IIR_MIN_DEPTH: i32 = 4;
+/// Internal iterative reduction: only while the side to move's Queen has at
+/// least this many free cells (or is in hand). With 2, the search missed
+/// two of the four surrounds in three in `tests/search.rs` at depth 5.
+pub const IIR_QUEEN_FREE: usize = 3;
+
 /// Null-move pruning: from this depth on.
 pub const NULL_MIN_DEPTH: i32 = 3;
 /// Null-move pruning: reduction `NULL_BASE + depth / NULL_DIVISOR`, in plies.
