@@ -27,7 +27,8 @@ use waggle::hive::notation::move_string;
 use waggle::hive::{GameType, Move, MoveList, Position, Rules};
 use waggle::tools::rng::SplitMix64;
 
-/// Node budget of one exact search; a position that needs more is skipped.
+/// Node budget of a search to a fixed depth; an exact search that needs more
+/// does not complete its depth, and the position is skipped.
 const EXACT_NODES: u64 = 20_000_000;
 
 fn engine(pruning: bool) -> Engine {

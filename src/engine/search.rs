@@ -723,6 +723,8 @@ impl<'a> Worker<'a> {
             }
         }
 
+        let us = self.pos.side_to_move();
+        let f = self.cfg.features;
         // Internal iterative reduction: a node the table knows no move for
         // (never searched, or every move failed low) is searched one ply
         // shallower, and the next visit has a move to try first. Not where
@@ -731,19 +733,17 @@ impl<'a> Worker<'a> {
         // surrounded, and one ply less hides the surround from a search
         // that needs every ply.
         let mut depth = depth;
-        if self.cfg.features.iir
+        if f.iir
             && depth >= params::IIR_MIN_DEPTH
             && tt_hit.and_then(|h| h.mv).is_none()
             && self
                 .pos
-                .queen(self.pos.side_to_move())
+                .queen(us)
                 .is_none_or(|q| 6 - self.pos.occupied_neighbors(q) >= params::IIR_QUEEN_FREE)
         {
             depth -= 1;
         }
 
-        let us = self.pos.side_to_move();
-        let f = self.cfg.features;
         // Futility: so far below alpha near the leaves that only a move
         // around a Queen could help; the quiet moves after the first are
         // dropped (as late-move pruning drops them, below).

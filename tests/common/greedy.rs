@@ -1,8 +1,6 @@
 //! Seeded semi-greedy play that runs into Queen-surround tactics, shared by
 //! `examples/gen_tactics.rs` and `examples/probe_deep.rs`.
 
-#![allow(dead_code)]
-
 use waggle::hive::game::Game;
 use waggle::hive::{Color, Move};
 use waggle::tools::rng::SplitMix64;
