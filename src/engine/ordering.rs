@@ -123,7 +123,7 @@ pub fn score_moves(
     let own_q = pos.queen(us);
     let their_q = pos.queen(us.opponent());
     // Liberties of the enemy Queen, to spot a move that fills the last one.
-    let their_free = their_q.map_or(0, |q| 6 - pos.occupied_neighbors(q));
+    let their_free = pos.queen_free_cells(us.opponent()).unwrap_or(0);
     for &mv in moves {
         let score = if Some(mv) == ctx.tt_move {
             order::TT_MOVE

@@ -738,8 +738,8 @@ impl<'a> Worker<'a> {
             && tt_hit.and_then(|h| h.mv).is_none()
             && self
                 .pos
-                .queen(us)
-                .is_none_or(|q| 6 - self.pos.occupied_neighbors(q) >= params::IIR_QUEEN_FREE)
+                .queen_free_cells(us)
+                .is_none_or(|free| free >= params::IIR_QUEEN_FREE)
         {
             depth -= 1;
         }
@@ -764,10 +764,7 @@ impl<'a> Worker<'a> {
                 && depth <= params::RFP_MAX_DEPTH
                 && !is_decisive(beta)
                 && static_eval - params::RFP_MARGIN * depth >= beta
-                && self
-                    .pos
-                    .queen(us)
-                    .is_none_or(|q| self.pos.occupied_neighbors(q) != 5)
+                && self.pos.queen_free_cells(us) != Some(1)
             {
                 return static_eval;
             }
@@ -822,7 +819,7 @@ impl<'a> Worker<'a> {
         let them = us.opponent();
         let own_q = self.pos.queen(us);
         let their_q = self.pos.queen(them);
-        let their_free = their_q.map_or(0, |q| 6 - self.pos.occupied_neighbors(q));
+        let their_free = self.pos.queen_free_cells(them).unwrap_or(0);
         let specials = if their_free != 1 {
             ctx.specials()
         } else {
@@ -931,10 +928,7 @@ impl<'a> Worker<'a> {
             if f.threat_extension
                 && their_free > 1
                 && (ply as i32) < 2 * self.root_depth
-                && self
-                    .pos
-                    .queen(them)
-                    .is_some_and(|q| self.pos.occupied_neighbors(q) == 5)
+                && self.pos.queen_free_cells(them) == Some(1)
             {
                 new_depth += 1;
             }

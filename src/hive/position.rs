@@ -401,11 +401,17 @@ impl Position {
         }
     }
 
+    /// The empty cells around `color`'s Queen (`None` while she is in
+    /// hand): her liberties, 0 when she is surrounded.
+    #[inline(always)]
+    pub fn queen_free_cells(&self, color: Color) -> Option<usize> {
+        self.queen(color).map(|q| 6 - self.occupied_neighbors(q))
+    }
+
     /// Whether `color`'s Queen is surrounded on all six sides.
     #[inline(always)]
     pub fn queen_surrounded(&self, color: Color) -> bool {
-        self.queen(color)
-            .is_some_and(|q| self.occupied_neighbors(q) == 6)
+        self.queen_free_cells(color) == Some(0)
     }
 
     /// The result by Queen surround alone (repetition is the game's business,
