@@ -37,6 +37,12 @@ python3 scripts/analyse_games.py "$tmp/gauntlet/games.txt" --depth 1 --max-plies
 python3 -c 'import json,sys; [json.loads(l)["best_move"] for l in open(sys.argv[1])]' "$tmp/analysis.jsonl" \
   || fail "bad JSON lines"
 
+echo "== scripts/time-to-depth.sh (depth 2, one run)"
+DEPTH=2 RUNS=1 scripts/time-to-depth.sh >"$tmp/ttd.txt"
+cat "$tmp/ttd.txt"
+[ "$(grep -c '^run 1, [12] thread(s): [0-9]* positions' "$tmp/ttd.txt")" -eq 2 ] || fail "expected one line per thread count"
+grep -q '^depth 2, 1 run(s): .* time ratio [0-9.]*, node ratio [0-9.]*$' "$tmp/ttd.txt" || fail "no summary line"
+
 echo "== scripts/plot.py (eval curve and Elo over time)"
 py=python3
 if [ "${SKIP_PLOT:-0}" = 1 ]; then
