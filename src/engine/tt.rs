@@ -4,7 +4,8 @@
 //!
 //! The table is a power-of-two-free array of clusters; a position's cluster is
 //! `(hash · clusters) >> 64` (Lemire's multiply-shift, so any size works). A
-//! cluster holds [`CLUSTER`] entries of 16 bytes:
+//! cluster holds [`CLUSTER`] entries of 16 bytes, one 64-byte cache line (the
+//! clusters start up to three entries into the allocation, at a line):
 //!
 //! ```text
 //! Entry = { check: u64, data: u64 },   check = hash ^ data
@@ -48,6 +49,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Entries per cluster.
 pub const CLUSTER: usize = 4;
+
+/// A cache line: one cluster's bytes.
+const LINE: usize = 16 * CLUSTER;
 
 /// How a stored score bounds the true score.
 #[derive(Copy, Clone, Eq, PartialEq, Debug)]
@@ -183,6 +187,11 @@ fn score_from_tt(score: Score, ply: usize) -> Score {
 #[derive(Debug, Default)]
 pub struct Tt {
     entries: Vec<Entry>,
+    /// Entries before the first cluster, so that each cluster fills one
+    /// 64-byte cache line: the allocation is only 16-byte aligned (glibc
+    /// returned addresses 16 bytes past a line), and a cluster that
+    /// straddles two lines costs a probe two cache misses.
+    offset: usize,
     clusters: u64,
     age: u8,
     /// The size asked for, which may be more than the machine could give.
@@ -228,7 +237,7 @@ impl Tt {
         self.entries.clear();
         let clusters = loop {
             let clusters = (mb * 1024 * 1024 / (16 * CLUSTER)).max(1);
-            let len = clusters * CLUSTER;
+            let len = clusters * CLUSTER + CLUSTER - 1;
             if len <= self.entries.capacity() {
                 self.entries.shrink_to(len);
                 break clusters;
@@ -239,7 +248,8 @@ impl Tt {
             mb /= 2;
         };
         self.entries
-            .extend(std::iter::repeat_with(Entry::default).take(clusters * CLUSTER));
+            .extend(std::iter::repeat_with(Entry::default).take(clusters * CLUSTER + CLUSTER - 1));
+        self.offset = (LINE - self.entries.as_ptr() as usize % LINE) % LINE / 16;
         self.clusters = clusters as u64;
         self.age = 0;
     }
@@ -271,7 +281,8 @@ impl Tt {
 
     #[inline(always)]
     fn cluster(&self, hash: u64) -> &[Entry] {
-        let i = ((u128::from(hash) * u128::from(self.clusters)) >> 64) as usize * CLUSTER;
+        let i =
+            ((u128::from(hash) * u128::from(self.clusters)) >> 64) as usize * CLUSTER + self.offset;
         &self.entries[i..i + CLUSTER]
     }
 
@@ -353,6 +364,7 @@ impl Tt {
     pub fn hashfull(&self) -> usize {
         self.entries
             .iter()
+            .skip(self.offset)
             .take(1000)
             .filter(|e| {
                 unpack(e.data.load(Ordering::Relaxed)).is_some_and(|(.., age)| age == self.age)
@@ -380,6 +392,29 @@ mod tests {
             let bits = encode_move(mv);
             assert!(bits < 1 << 27);
             assert_eq!(decode_move(bits), mv);
+        }
+    }
+
+    #[test]
+    fn every_cluster_fills_one_cache_line() {
+        let mut tt = Tt::new(3);
+        for mb in [3, 1, 16, 2] {
+            tt.resize(mb);
+            let clusters = tt.clusters as usize;
+            assert!(clusters >= mb * 1024 * 1024 / LINE - 1);
+            for hash in [0, 1 << 40, u64::MAX / 3, u64::MAX] {
+                let cluster = tt.cluster(hash);
+                assert_eq!(cluster.len(), CLUSTER);
+                assert_eq!(
+                    cluster.as_ptr() as usize % LINE,
+                    0,
+                    "{mb} MiB, hash {hash:x}"
+                );
+            }
+            // The last cluster lies inside the table.
+            let last = tt.cluster(u64::MAX).as_ptr() as usize;
+            let end = tt.entries.as_ptr() as usize + tt.entries.len() * 16;
+            assert!(last + LINE <= end);
         }
     }
 
