@@ -36,6 +36,7 @@ fn engine(pruning: bool) -> Engine {
         threads: 1,
         hash_mb: 64,
         repetition_draw: true,
+        contempt: 0,
     });
     e.set_pruning(pruning);
     e

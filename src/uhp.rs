@@ -31,6 +31,8 @@ pub const CAPABILITIES: &str = "Mosquito;Ladybug;Pillbug";
 pub const MAX_THREADS: usize = 256;
 /// Largest `HashMB` value accepted.
 pub const MAX_HASH_MB: usize = 65_536;
+/// Largest `Contempt` either way, in centi-liberties.
+pub const MAX_CONTEMPT: i32 = 1_000;
 
 /// Flags shared with a signal handler: raise `stop` to end a running search
 /// early (it still answers with the best move so far).
@@ -378,6 +380,10 @@ impl<W: Write> UhpServer<W> {
                 "{name};int;{};{};1;{MAX_HASH_MB}",
                 s.engine.hash_mb, d.engine.hash_mb
             ),
+            "Contempt" => format!(
+                "{name};int;{};{};{};{MAX_CONTEMPT}",
+                s.engine.contempt, d.engine.contempt, -MAX_CONTEMPT
+            ),
             _ => unreachable!("option names come from OPTION_NAMES"),
         }
     }
@@ -414,6 +420,17 @@ impl<W: Write> UhpServer<W> {
             "ReportIntermediateBestMoves" => self.settings.report_intermediate = as_bool()?,
             "Verbose" => self.settings.verbose = as_bool()?,
             "Threads" => self.settings.engine.threads = as_int(MAX_THREADS)?,
+            "Contempt" => {
+                self.settings.engine.contempt = match value.parse::<i32>() {
+                    Ok(v) if (-MAX_CONTEMPT..=MAX_CONTEMPT).contains(&v) => v,
+                    _ => {
+                        return err(format!(
+                            "'{value}' is not a value for {name}: use a whole number from {} to {MAX_CONTEMPT}",
+                            -MAX_CONTEMPT
+                        ))
+                    }
+                };
+            }
             "HashMB" => {
                 self.settings.engine.hash_mb = as_int(MAX_HASH_MB)?;
                 // Allocate now (the viewer waits for `ok`) rather than in
@@ -486,7 +503,8 @@ fn one_line(reason: &str) -> String {
     out
 }
 
-const OPTION_NAMES: [&str; 6] = [
+const OPTION_NAMES: [&str; 7] = [
+    "Contempt",
     "HashMB",
     "RepetitionDraw",
     "ReportIntermediateBestMoves",

@@ -54,6 +54,39 @@ const BLOCKS: &[&str] = &[
     "Base+MLP;InProgress;White[27];wA1;bM wA1/;wP -wA1;bS1 bM-;wQ /wP;bQ bS1-;wA2 wP\\;bS2 \\bM;wA3 wA1\\;bA1 \\bS1;wA3 bA1/;bS2 -wP;wQ /bS2;bL \\bS2;wA2 \\bL;bA2 -bA1;wM wP\\;bA2 wM\\;wA2 bL/;bA3 -bA1;bA2 wA1\\;bA3 /wM;bA2 bS2\\;bA3 wA1\\;wQ /bA2;bA3 /wQ;wM -bM;bG1 /bL;wA1 -bG1;bB1 bM\\;wA1 /bG1;bG2 -bL;wA2 bQ-;bL -wA1;wA2 \\bG2;bG3 -bL;wA2 bQ/;bG2 bG1\\;bA2 wM\\;bG1 wQ\\;wM \\bG3;bM bG1/;wB1 wA2-;bB2 -bA3;wA3 /bB2;bA1 wB1/;wB2 wB1\\;bP bM\\;wB2 wA2\\;bP bS2\\;wB2 bQ;bM wA1\\",
 ];
 
+/// Black to move; `bQ bG1-` brings the position after the fourth move back
+/// a third time, a draw; the position is about level.
+const THIRD_REPETITION: &str = r"Base;InProgress;Black[8];wG1;bG1 wG1-;wQ -wG1;bQ bG1-;wQ \wG1;bQ bG1/;wQ -wG1;bQ bG1-;wQ \wG1;bQ bG1/;wQ -wG1";
+
+#[test]
+fn contempt_decides_whether_a_level_position_is_repeated() {
+    for (contempt, wants_draw) in [(-1000, true), (1000, false), (25, false)] {
+        let mut e = Engine::new(EngineOptions {
+            threads: 1,
+            hash_mb: 4,
+            repetition_draw: true,
+            contempt,
+        });
+        for depth in [1, 3, 4] {
+            let mut game =
+                Game::from_game_string(THIRD_REPETITION, Rules::default(), true).expect("legal");
+            let r = search_depth(&mut e, game.position(), depth);
+            game.play(r.best_move).expect("a legal answer");
+            assert_eq!(
+                game.outcome() == Some(Outcome::Draw),
+                wants_draw,
+                "contempt {contempt}, depth {depth}: {:?} (score {})",
+                r.best_move,
+                r.score
+            );
+            if wants_draw {
+                // The draw costs the side to move `contempt` (here a gain).
+                assert_eq!(r.score, -contempt, "depth {depth}");
+            }
+        }
+    }
+}
+
 fn position(game_string: &str) -> Position {
     Game::from_game_string(game_string, Rules::default(), true)
         .expect("test GameStrings are legal")
@@ -61,11 +94,14 @@ fn position(game_string: &str) -> Position {
         .clone()
 }
 
+/// An engine whose draws score 0 (no contempt), as the exactness checks'
+/// plain negamax scores them.
 fn engine(threads: usize, pruning: bool) -> Engine {
     let mut e = Engine::new(EngineOptions {
         threads,
         hash_mb: 4,
         repetition_draw: true,
+        contempt: 0,
     });
     e.set_pruning(pruning);
     e
@@ -196,7 +232,7 @@ fn new_game_allocates_the_table_outside_the_search() {
     let mut e = Engine::new(EngineOptions {
         threads: 1,
         hash_mb: 4,
-        repetition_draw: true,
+        ..EngineOptions::default()
     });
     e.new_game();
     assert!(!e.prepare_tables(), "new_game allocated the table already");

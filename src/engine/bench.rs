@@ -67,6 +67,7 @@ pub fn run(
             BenchLimit::Time(_) => EngineOptions::default().hash_mb,
         },
         repetition_draw: true,
+        contempt: crate::engine::params::CONTEMPT,
     });
     let stop = AtomicBool::new(false);
     let mut total = 0;

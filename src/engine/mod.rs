@@ -77,6 +77,9 @@ pub struct EngineOptions {
     pub hash_mb: usize,
     /// Whether a repeated position in the search counts as a draw.
     pub repetition_draw: bool,
+    /// What a draw costs the side to move, in centi-liberties (see
+    /// [`params::CONTEMPT`]).
+    pub contempt: Score,
 }
 
 impl Default for EngineOptions {
@@ -87,6 +90,7 @@ impl Default for EngineOptions {
                 .unwrap_or(1),
             hash_mb: 64,
             repetition_draw: true,
+            contempt: params::CONTEMPT,
         }
     }
 }
@@ -290,6 +294,7 @@ impl Engine {
             node_limit: limits.nodes,
             lmr_divisor: self.lmr_divisor,
             parallel: threads > 1,
+            contempt: self.options.contempt,
         };
         let (main_tables, helper_tables) = self.threads[..threads].split_at_mut(1);
         let main_tables = &mut main_tables[0];

@@ -358,6 +358,12 @@ pub const NULL_BASE: i32 = 3;
 /// See [`NULL_BASE`].
 pub const NULL_DIVISOR: i32 = 4;
 
+/// Contempt: a draw (by repetition, or both Queens surrounded at once) is
+/// worth this much less than nothing to the side to move at the root, in
+/// centi-liberties, so that the engine plays on rather than repeat a
+/// position it judges about level.
+pub const CONTEMPT: i32 = 25;
+
 /// Reverse futility pruning: deepest depth it applies at.
 pub const RFP_MAX_DEPTH: i32 = 3;
 /// Reverse futility pruning: margin per ply of depth, in centi-liberties.

@@ -260,6 +260,9 @@ pub struct Config {
     pub lmr_divisor: f64,
     /// More than one worker: defer moves another worker is searching.
     pub parallel: bool,
+    /// What a draw costs the side to move at the root, in centi-liberties
+    /// (0 in exactness tests).
+    pub contempt: Score,
 }
 
 /// A root move and what the last iterations said about it.
@@ -685,7 +688,7 @@ impl<'a> Worker<'a> {
 
         if let Some(outcome) = self.pos.surround_outcome() {
             return match outcome {
-                Outcome::Draw => 0,
+                Outcome::Draw => self.draw_score(ply),
                 Outcome::Win(c) if c == self.pos.side_to_move() => MATE - ply as Score,
                 Outcome::Win(_) => -MATE + ply as Score,
             };
@@ -693,7 +696,7 @@ impl<'a> Worker<'a> {
         if self.cfg.repetition_draw
             && (self.pos.repeated_since(self.root_ply) || self.pos.is_threefold())
         {
-            return 0;
+            return self.draw_score(ply);
         }
         if depth <= 0 || ply >= MAX_PLY {
             if self.cfg.features.leaf_win && ply < MAX_PLY && self.wins_at_once() {
@@ -987,6 +990,17 @@ impl<'a> Worker<'a> {
         best
     }
 
+    /// A draw's score for the side to move at `ply`: [`Config::contempt`]
+    /// below zero for the side to move at the root, above for the other.
+    #[inline]
+    fn draw_score(&self, ply: usize) -> Score {
+        if ply % 2 == 0 {
+            -self.cfg.contempt
+        } else {
+            self.cfg.contempt
+        }
+    }
+
     /// Whether the side to move surrounds the enemy Queen with its next
     /// move: checked at the leaves, where the static evaluation would only
     /// see five of her six cells filled.
@@ -1061,6 +1075,7 @@ mod tests {
             node_limit: None,
             lmr_divisor: params::LMR_DIVISOR,
             parallel,
+            contempt: 0,
         }
     }
 

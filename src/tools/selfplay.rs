@@ -60,6 +60,7 @@ pub fn play_game(
             threads: p.threads.max(1),
             hash_mb: 16,
             repetition_draw: true,
+            contempt: crate::engine::params::CONTEMPT,
         });
         e.weights = p.weights.clone();
         e.set_features(p.features);
