@@ -58,6 +58,11 @@ enum Command {
         /// Report the N best moves, each with its own search.
         #[arg(long, default_value_t = 1)]
         multipv: usize,
+        /// What a draw costs the side to move, in centi-liberties (the UHP
+        /// engine's `Contempt` option plays with 25; analysis scores draws 0).
+        #[arg(long, default_value_t = 0, allow_hyphen_values = true,
+              value_parser = clap::value_parser!(i32).range(-1000..=1000))]
+        contempt: i32,
         /// One JSON object per position (schema in src/tools/analyse.rs).
         #[arg(long)]
         json: bool,
@@ -379,6 +384,7 @@ fn main() -> ExitCode {
             nodes,
             hash,
             multipv,
+            contempt,
             json,
         }) => {
             use waggle::tools::analyse::{self, AnalyseConfig};
@@ -390,6 +396,7 @@ fn main() -> ExitCode {
                 threads: cli.threads.unwrap_or(1),
                 hash_mb: hash,
                 multipv,
+                contempt,
             };
             let mut inputs = if game_strings.is_empty() {
                 analyse::lines_of(std::io::BufReader::new(std::io::stdin()))

@@ -194,3 +194,20 @@ fn text_output_names_the_best_move() {
         "{text}"
     );
 }
+
+#[test]
+fn contempt_flag_sets_what_a_draw_is_worth() {
+    // Black to move; `bQ bG1-` repeats the position a third time (a draw).
+    let input = "Base;InProgress;Black[6];wG1;bG1 wG1-;wQ -wG1;bQ bG1-;wQ \\wG1;bQ bG1/;wQ -wG1;bQ bG1-;wQ \\wG1;bQ bG1/;wQ -wG1\n";
+    let (ok, out) = analyse(&["--json", "--depth", "3", "--contempt", "-1000"], input);
+    assert!(ok);
+    assert_eq!(out[0]["best_move"], "bQ bG1-", "seeking draws: {}", out[0]);
+    assert_eq!(out[0]["score"], 1000);
+    // By default analysis scores a draw 0, and this position is better
+    // than that for Black.
+    let (ok, out) = analyse(&["--json", "--depth", "3"], input);
+    assert!(ok);
+    assert_ne!(out[0]["best_move"], "bQ bG1-", "{}", out[0]);
+    let (ok, _) = analyse(&["--json", "--depth", "1", "--contempt", "1001"], input);
+    assert!(!ok, "contempt beyond 1000 is refused");
+}

@@ -56,7 +56,7 @@ const BLOCKS: &[&str] = &[
 
 /// Black to move; `bQ bG1-` brings the position after the fourth move back
 /// a third time, a draw; the position is about level.
-const THIRD_REPETITION: &str = r"Base;InProgress;Black[8];wG1;bG1 wG1-;wQ -wG1;bQ bG1-;wQ \wG1;bQ bG1/;wQ -wG1;bQ bG1-;wQ \wG1;bQ bG1/;wQ -wG1";
+const THIRD_REPETITION: &str = r"Base;InProgress;Black[6];wG1;bG1 wG1-;wQ -wG1;bQ bG1-;wQ \wG1;bQ bG1/;wQ -wG1;bQ bG1-;wQ \wG1;bQ bG1/;wQ -wG1";
 
 #[test]
 fn contempt_decides_whether_a_level_position_is_repeated() {

@@ -58,6 +58,8 @@ pub struct AnalyseConfig {
     pub hash_mb: usize,
     /// Number of best moves to report.
     pub multipv: usize,
+    /// What a draw costs the side to move, in centi-liberties.
+    pub contempt: Score,
 }
 
 /// One reported move with its search.
@@ -252,6 +254,7 @@ pub fn run(
     let mut engine = Engine::new(EngineOptions {
         threads: cfg.threads.max(1),
         hash_mb: cfg.hash_mb.max(1),
+        contempt: cfg.contempt,
         ..EngineOptions::default()
     });
     let mut failures = 0;
@@ -304,6 +307,7 @@ mod tests {
             threads: 1,
             hash_mb: 1,
             multipv: 3,
+            contempt: 0,
         };
         let mut engine = Engine::new(EngineOptions::default());
         let a = analyse(&mut engine, "Base;InProgress;White[2];wS1;bS1 wS1-", &cfg);
