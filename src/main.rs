@@ -58,10 +58,12 @@ enum Command {
         /// Report the N best moves, each with its own search.
         #[arg(long, default_value_t = 1)]
         multipv: usize,
-        /// What a draw costs the side to move, in centi-liberties (the UHP
-        /// engine's `Contempt` option plays with 25; analysis scores draws 0).
+        /// What a draw costs the side to move, in centi-liberties, at most
+        /// 1000 either way (the UHP engine's `Contempt` option plays with 25;
+        /// analysis scores draws 0).
         #[arg(long, default_value_t = 0, allow_hyphen_values = true,
-              value_parser = clap::value_parser!(i32).range(-1000..=1000))]
+              value_parser = clap::value_parser!(i32)
+                  .range(-i64::from(waggle::uhp::MAX_CONTEMPT)..=i64::from(waggle::uhp::MAX_CONTEMPT)))]
         contempt: i32,
         /// One JSON object per position (schema in src/tools/analyse.rs).
         #[arg(long)]
