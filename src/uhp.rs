@@ -396,12 +396,14 @@ impl<W: Write> UhpServer<W> {
                 "'{value}' is not a value for {name}: use True or False"
             )),
         };
-        let as_int = |max: usize| match value.parse::<usize>() {
-            Ok(v) if (1..=max).contains(&v) => Ok(v),
+        let as_int = |min: i64, max: i64| match value.parse::<i64>() {
+            Ok(v) if (min..=max).contains(&v) => Ok(v),
             _ => err(format!(
-                "'{value}' is not a value for {name}: use a whole number from 1 to {max}"
+                "'{value}' is not a value for {name}: use a whole number from {min} to {max}"
             )),
         };
+        // The bounds below fit usize and i32, so the conversions are exact.
+        let as_count = |max: usize| as_int(1, max as i64).map(|v| v as usize);
         match name {
             "TournamentOpening" => {
                 self.settings.tournament_opening = as_bool()?;
@@ -419,20 +421,13 @@ impl<W: Write> UhpServer<W> {
             }
             "ReportIntermediateBestMoves" => self.settings.report_intermediate = as_bool()?,
             "Verbose" => self.settings.verbose = as_bool()?,
-            "Threads" => self.settings.engine.threads = as_int(MAX_THREADS)?,
+            "Threads" => self.settings.engine.threads = as_count(MAX_THREADS)?,
             "Contempt" => {
-                self.settings.engine.contempt = match value.parse::<i32>() {
-                    Ok(v) if (-MAX_CONTEMPT..=MAX_CONTEMPT).contains(&v) => v,
-                    _ => {
-                        return err(format!(
-                            "'{value}' is not a value for {name}: use a whole number from {} to {MAX_CONTEMPT}",
-                            -MAX_CONTEMPT
-                        ))
-                    }
-                };
+                let max = i64::from(MAX_CONTEMPT);
+                self.settings.engine.contempt = as_int(-max, max)? as i32;
             }
             "HashMB" => {
-                self.settings.engine.hash_mb = as_int(MAX_HASH_MB)?;
+                self.settings.engine.hash_mb = as_count(MAX_HASH_MB)?;
                 // Allocate now (the viewer waits for `ok`) rather than in
                 // the next search's time; without a game, `newgame` does.
                 if self.game.is_some() {

@@ -66,8 +66,7 @@ pub fn run(
             BenchLimit::Depth(_) => BENCH_HASH_MB,
             BenchLimit::Time(_) => EngineOptions::default().hash_mb,
         },
-        repetition_draw: true,
-        contempt: crate::engine::params::CONTEMPT,
+        ..EngineOptions::default()
     });
     let stop = AtomicBool::new(false);
     let mut total = 0;

@@ -59,8 +59,7 @@ pub fn play_game(
         let mut e = Engine::new(EngineOptions {
             threads: p.threads.max(1),
             hash_mb: 16,
-            repetition_draw: true,
-            contempt: crate::engine::params::CONTEMPT,
+            ..EngineOptions::default()
         });
         e.weights = p.weights.clone();
         e.set_features(p.features);
