@@ -331,7 +331,8 @@ pub const LMP_MAX_DEPTH: i32 = 3;
 pub const LMP_BASE: usize = 4;
 /// See [`LMP_MAX_DEPTH`]. 3 (7, 16 and 31 moves at depth 1 to 3) rather
 /// than 2: 46-37-17 at 0.4 s and 49-36-15 at 0.5 s a move against 2
-/// (`waggle arena`, Threads=1, 100 games each); 1 scored 42-46-12 at 0.4 s.
+/// (`waggle arena`, Threads=1, 100 games each); 1 scored 42-46-12 at 0.4 s
+/// against 2, and 4 30-44-6 at 0.4 s against 3 (80 games).
 pub const LMP_PER_DEPTH2: usize = 3;
 /// Late-move reductions: from this depth on.
 pub const LMR_MIN_DEPTH: i32 = 3;
