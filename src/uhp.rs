@@ -348,12 +348,14 @@ impl<W: Write> UhpServer<W> {
             Some("get") => {
                 let name = words.next().ok_or(Failure::Err("options get needs an option name".into()))?;
                 let name = find_option(name)?;
+                no_more_words(words, "options get <name>")?;
                 Ok(vec![self.option_line(name)])
             }
             Some("set") => {
                 let name = words.next().ok_or(Failure::Err("options set needs a name and a value".into()))?;
                 let name = find_option(name)?;
                 let value = words.next().ok_or(Failure::Err(format!("options set {name} needs a value")))?;
+                no_more_words(words, "options set <name> <value>")?;
                 self.set_option(name, value)?;
                 Ok(vec![self.option_line(name)])
             }
@@ -514,6 +516,16 @@ fn find_option(name: &str) -> Result<&'static str, Failure> {
         .copied()
         .find(|n| *n == name)
         .ok_or_else(|| Failure::Err(format!("The option \"{name}\" is not valid.")))
+}
+
+/// An option command with a word too many (`options set Threads 1 5`) is
+/// refused rather than read as if the extra words were not there, as
+/// nokamute refuses it: the value meant is unclear.
+fn no_more_words<'a>(mut words: impl Iterator<Item = &'a str>, usage: &str) -> Result<(), Failure> {
+    match words.next() {
+        None => Ok(()),
+        Some(extra) => err(format!("Unexpected '{extra}': use '{usage}'")),
+    }
 }
 
 fn bool_line(name: &str, value: bool, default: bool) -> String {
