@@ -19,12 +19,16 @@ fn analyse(args: &[&str], input: &str) -> (bool, Vec<Value>) {
         .stderr(Stdio::piped())
         .spawn()
         .expect("waggle starts");
-    child
+    // waggle may refuse its arguments and exit before reading stdin; the
+    // write then fails with a broken pipe, and the exit status tells.
+    if let Err(e) = child
         .stdin
         .take()
         .expect("stdin")
         .write_all(input.as_bytes())
-        .expect("write");
+    {
+        assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "write: {e}");
+    }
     let out = child.wait_with_output().expect("waggle finishes");
     let text = String::from_utf8(out.stdout).expect("utf-8");
     let objects = text
