@@ -14,8 +14,9 @@ use std::time::{Duration, Instant};
 /// The bench positions file (one GameString per line, `#` comments).
 pub const BENCH_FILE: &str = include_str!("../../bench-positions/bench.txt");
 
-/// Default bench depth.
-pub const BENCH_DEPTH: u32 = 6;
+/// Default bench depth: 7, so that the bench also reaches nodes six plies
+/// deep, where the search's deepest-only techniques apply.
+pub const BENCH_DEPTH: u32 = 7;
 
 /// Table size used by the bench, in MiB.
 pub const BENCH_HASH_MB: usize = 16;
