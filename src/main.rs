@@ -140,6 +140,9 @@ enum Command {
         /// Give B the opposite setting of internal iterative reduction.
         #[arg(long)]
         b_flip_iir: bool,
+        /// Give B the opposite setting of the singular extension.
+        #[arg(long)]
+        b_flip_singular: bool,
         /// Give B the hand-picked evaluation weights (A plays the tuned ones).
         #[arg(long)]
         b_hand_picked: bool,
@@ -302,6 +305,7 @@ fn main() -> ExitCode {
             b_flip_futility,
             b_flip_leaf_win,
             b_flip_iir,
+            b_flip_singular,
             b_hand_picked,
             seed,
             game_type,
@@ -335,6 +339,7 @@ fn main() -> ExitCode {
                     futility: Features::DEFAULT.futility != b_flip_futility,
                     leaf_win: Features::DEFAULT.leaf_win != b_flip_leaf_win,
                     iir: Features::DEFAULT.iir != b_flip_iir,
+                    singular: Features::DEFAULT.singular != b_flip_singular,
                 },
                 nodes: b_nodes.unwrap_or(nodes),
                 move_time: movetime_ms.map(std::time::Duration::from_millis),
