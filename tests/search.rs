@@ -327,40 +327,23 @@ fn surround_in_three_is_found_at_the_depth_it_needs() {
         // shorter one exists.
         let truth = search_depth(&mut engine(1, false), &pos, 5);
         assert_eq!(truth.score, MATE - 5, "{gs}");
-        let r = search_depth(&mut engine(1, true), &pos, 5);
-        assert_eq!(r.score, MATE - 5, "{gs}");
-        // After the engine's move every defence still loses in four plies.
-        pos.make(r.best_move);
-        let after = search_depth(&mut engine(1, false), &pos, 4);
-        assert_eq!(
-            after.score,
-            -MATE + 4,
-            "{gs}: {:?} does not win",
-            r.best_move
-        );
-        pos.unmake();
-    }
-}
-
-/// At depth 7 the nodes from depth 6 down are searched with the singular
-/// extension (and its multi-cut); the surrounds in three must keep their
-/// distance there, and the move must still win.
-#[test]
-#[ignore]
-fn surround_in_three_keeps_its_distance_where_the_singular_extension_applies() {
-    for gs in WIN_IN_3 {
-        let mut pos = position(gs);
-        let r = search_depth(&mut engine(1, true), &pos, 7);
-        assert_eq!(r.score, MATE - 5, "{gs}");
-        pos.make(r.best_move);
-        let after = search_depth(&mut engine(1, false), &pos, 4);
-        assert_eq!(
-            after.score,
-            -MATE + 4,
-            "{gs}: {:?} does not win",
-            r.best_move
-        );
-        pos.unmake();
+        // At depth 7 the nodes from depth 6 down also run the singular
+        // extension and its multi-cut: the distance must not change.
+        for depth in [5, 7] {
+            let r = search_depth(&mut engine(1, true), &pos, depth);
+            assert_eq!(r.score, MATE - 5, "{gs}, depth {depth}");
+            // After the engine's move every defence still loses in four
+            // plies.
+            pos.make(r.best_move);
+            let after = search_depth(&mut engine(1, false), &pos, 4);
+            assert_eq!(
+                after.score,
+                -MATE + 4,
+                "{gs}, depth {depth}: {:?} does not win",
+                r.best_move
+            );
+            pos.unmake();
+        }
     }
 }
 
