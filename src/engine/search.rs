@@ -844,7 +844,7 @@ impl<'a> Worker<'a> {
                     && hit.depth >= depth - params::SINGULAR_TT_DEPTH
                     && hit.bound != Bound::Upper
                     && !is_decisive(hit.score)
-                    && (ply as i32) < 2 * self.root_depth =>
+                    && self.may_extend(ply) =>
             {
                 Some((moves[i], hit.score))
             }
@@ -993,10 +993,10 @@ impl<'a> Worker<'a> {
             }
             // Surround threat: the move leaves the enemy Queen one free cell
             // (and did not before); look one ply further, as chess engines
-            // extend checks. Bounded by the root depth so lines stay finite.
+            // extend checks.
             if f.threat_extension
                 && their_free > 1
-                && (ply as i32) < 2 * self.root_depth
+                && self.may_extend(ply)
                 && self.pos.queen_free_cells(them) == Some(1)
             {
                 new_depth += 1;
@@ -1056,6 +1056,14 @@ impl<'a> Worker<'a> {
                 .store(hash, ply, best_move, best, depth, bound);
         }
         best
+    }
+
+    /// Whether a node at `ply` may search a move deeper than its depth
+    /// (the singular and surround-threat extensions): only within twice
+    /// the root depth, so that extended lines stay finite.
+    #[inline(always)]
+    fn may_extend(&self, ply: usize) -> bool {
+        (ply as i32) < 2 * self.root_depth
     }
 
     /// A draw's score for the side to move at `ply`: [`Config::contempt`]
