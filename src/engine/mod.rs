@@ -443,13 +443,25 @@ fn report_completed(
 /// [`main_loop`]) but without a clock: it stops when the main worker raises
 /// `abort`, and a helper that completes the depth limit ends the whole
 /// search, so a fixed-depth search takes as long as its fastest thread.
+///
+/// Odd-numbered helpers run one ply ahead ([`params::HELPER_DEPTH_SKIP`]):
+/// their deeper table entries cut the main worker's search short, and the
+/// two do not walk the same first moves in step.
 fn helper_loop(w: &mut Worker<'_>, max_depth: u32, shared: &Shared<'_>) {
+    let skip = if w.id % 2 == 1 {
+        params::HELPER_DEPTH_SKIP
+    } else {
+        0
+    };
     let mut depth = 1;
     while depth <= max_depth {
-        let Some(done) = w.deepen(depth) else { break };
-        if done && depth == max_depth {
-            shared.abort.store(true, Ordering::Relaxed);
+        if w.deepen(depth).is_none() {
+            break;
         }
-        depth = w.completed_depth + 1;
+        if w.completed_depth >= max_depth {
+            shared.abort.store(true, Ordering::Relaxed);
+            break;
+        }
+        depth = (w.completed_depth + 1 + skip).min(max_depth);
     }
 }
