@@ -365,7 +365,9 @@ pub const IIR_QUEEN_FREE: usize = 3;
 
 /// Singular extension: from this depth on. With these constants the
 /// engine scored 54-39-7 at 0.5 s and 43-27-10 at 1 s a move against itself
-/// without the extension (`waggle arena`, Threads=1).
+/// without the extension (`waggle arena`, Threads=1), and the negative
+/// extension (the table move one ply shallower where it is not singular
+/// but its score holds beta) 48-38-14 at 0.5 s against none.
 pub const SINGULAR_MIN_DEPTH: i32 = 6;
 /// Singular extension: the table entry must be at most this many plies
 /// shallower than the node.

@@ -193,7 +193,8 @@ pub struct Features {
     /// Singular extension: a table move that a shallower search of the
     /// other moves shows to be the only good one is searched one ply
     /// deeper; where even the others beat beta, the node fails high at
-    /// once (multi-cut).
+    /// once (multi-cut); where they do not but the table's score holds
+    /// beta, the table move is searched one ply shallower.
     pub singular: bool,
 }
 
@@ -836,6 +837,7 @@ impl<'a> Worker<'a> {
         // bound is at or above beta anyway, several moves hold beta and the
         // node fails high (multi-cut).
         let mut singular_move = None;
+        let mut shortened_move = None;
         let singular_candidate = match (tt_index, tt_hit) {
             (Some(i), Some(hit))
                 if f.singular
@@ -868,6 +870,10 @@ impl<'a> Worker<'a> {
                 singular_move = Some(tt_move);
             } else if singular_beta >= beta {
                 return singular_beta;
+            } else if tt_score >= beta {
+                // Not the only move, and the table expects a cutoff anyway:
+                // one ply less for it (a negative extension).
+                shortened_move = Some(tt_move);
             }
         }
         // Staged ordering: the table move first, then the killers and the
@@ -990,6 +996,8 @@ impl<'a> Worker<'a> {
             let mut new_depth = depth - 1;
             if Some(mv) == singular_move {
                 new_depth += 1;
+            } else if Some(mv) == shortened_move {
+                new_depth -= 1;
             }
             // Surround threat: the move leaves the enemy Queen one free cell
             // (and did not before); look one ply further, as chess engines
