@@ -194,7 +194,8 @@ pub struct Features {
     /// other moves shows to be the only good one is searched one ply
     /// deeper; where even the others beat beta, the node fails high at
     /// once (multi-cut); where they do not but the table's score holds
-    /// beta, the table move is searched one ply shallower.
+    /// beta, the table move is searched one ply shallower; where they stay
+    /// far below at a non-PV node, it gets two plies (a few times a line).
     pub singular: bool,
 }
 
@@ -352,6 +353,9 @@ pub struct Worker<'a> {
     pv_len: Box<[usize; STACK]>,
     /// The move a singular-extension search at this ply leaves out.
     excluded: Box<[Option<Move>; STACK]>,
+    /// Double singular extensions on the path to this ply (set by the
+    /// parent before each child search).
+    double_extensions: Box<[u8; STACK]>,
     lmr: Box<[[u8; 64]; 64]>,
     /// See [`ThreadTables`].
     eval_cache: &'a mut [u64],
@@ -398,6 +402,7 @@ impl<'a> Worker<'a> {
             pv: Box::new([[None; STACK]; STACK]),
             pv_len: Box::new([0; STACK]),
             excluded: Box::new([None; STACK]),
+            double_extensions: Box::new([0; STACK]),
             lmr: Box::new(lmr_table(cfg.lmr_divisor)),
             eval_cache,
             root_moves: root_moves
@@ -802,6 +807,7 @@ impl<'a> Worker<'a> {
             {
                 let r = params::NULL_BASE + depth / params::NULL_DIVISOR;
                 self.pos.make(Move::Pass);
+                self.double_extensions[ply + 1] = self.double_extensions[ply];
                 self.nodes += 1;
                 self.unflushed += 1;
                 let s = -self.negamax(depth - 1 - r, -beta, -beta + 1, ply + 1, false);
@@ -838,6 +844,7 @@ impl<'a> Worker<'a> {
         // node fails high (multi-cut).
         let mut singular_move = None;
         let mut shortened_move = None;
+        let mut singular_double = false;
         let singular_candidate = match (tt_index, tt_hit) {
             (Some(i), Some(hit))
                 if f.singular
@@ -868,6 +875,11 @@ impl<'a> Worker<'a> {
             }
             if s < singular_beta {
                 singular_move = Some(tt_move);
+                // Far below: the table move is the only move by a wide
+                // margin, and gets two plies (a few times per line).
+                singular_double = !pv_node
+                    && s < singular_beta - params::DOUBLE_EXTENSION_MARGIN
+                    && self.double_extensions[ply] < params::DOUBLE_EXTENSION_MAX;
             } else if singular_beta >= beta {
                 return singular_beta;
             } else if tt_score >= beta {
@@ -994,8 +1006,13 @@ impl<'a> Worker<'a> {
             self.nodes += 1;
             self.unflushed += 1;
             let mut new_depth = depth - 1;
+            self.double_extensions[ply + 1] = self.double_extensions[ply];
             if Some(mv) == singular_move {
                 new_depth += 1;
+                if singular_double {
+                    new_depth += 1;
+                    self.double_extensions[ply + 1] += 1;
+                }
             } else if Some(mv) == shortened_move {
                 new_depth -= 1;
             }
