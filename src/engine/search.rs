@@ -841,10 +841,9 @@ impl<'a> Worker<'a> {
         // bound a little below the table's score. If none reaches it, the
         // table move is the only good one and gets a ply more; if that
         // bound is at or above beta anyway, several moves hold beta and the
-        // node fails high (multi-cut).
-        let mut singular_move = None;
-        let mut shortened_move = None;
-        let mut singular_double = false;
+        // node fails high (multi-cut). The table move and the plies it gets
+        // beyond `depth - 1` (-1, 1 or 2).
+        let mut tt_move_extension: Option<(Move, i32)> = None;
         let singular_candidate = match (tt_index, tt_hit) {
             (Some(i), Some(hit))
                 if f.singular
@@ -874,18 +873,18 @@ impl<'a> Worker<'a> {
                 return 0;
             }
             if s < singular_beta {
-                singular_move = Some(tt_move);
                 // Far below: the table move is the only move by a wide
                 // margin, and gets two plies (a few times per line).
-                singular_double = !pv_node
+                let double = !pv_node
                     && s < singular_beta - params::DOUBLE_EXTENSION_MARGIN
                     && self.double_extensions[ply] < params::DOUBLE_EXTENSION_MAX;
+                tt_move_extension = Some((tt_move, if double { 2 } else { 1 }));
             } else if singular_beta >= beta {
                 return singular_beta;
             } else if tt_score >= beta {
                 // Not the only move, and the table expects a cutoff anyway:
                 // one ply less for it (a negative extension).
-                shortened_move = Some(tt_move);
+                tt_move_extension = Some((tt_move, -1));
             }
         }
         // Staged ordering: the table move first, then the killers and the
@@ -1007,14 +1006,11 @@ impl<'a> Worker<'a> {
             self.unflushed += 1;
             let mut new_depth = depth - 1;
             self.double_extensions[ply + 1] = self.double_extensions[ply];
-            if Some(mv) == singular_move {
-                new_depth += 1;
-                if singular_double {
-                    new_depth += 1;
+            if let Some((_, extension)) = tt_move_extension.filter(|&(m, _)| m == mv) {
+                new_depth += extension;
+                if extension == 2 {
                     self.double_extensions[ply + 1] += 1;
                 }
-            } else if Some(mv) == shortened_move {
-                new_depth -= 1;
             }
             // Surround threat: the move leaves the enemy Queen one free cell
             // (and did not before); look one ply further, as chess engines
