@@ -381,7 +381,8 @@ pub const SINGULAR_MARGIN: i32 = 4;
 /// alternatives stay this far below the singular bound, in
 /// centi-liberties, gets two plies instead of one. With 40 and at most 3
 /// a line: 50-34-16 at 0.5 s a move against none (`waggle arena`,
-/// Threads=1, 100 games). Other values were not tried.
+/// Threads=1, 100 games); with the negative extension, 47-43-10 at 1 s
+/// against neither (100 games). Other values were not tried.
 pub const DOUBLE_EXTENSION_MARGIN: i32 = 40;
 /// Double singular extensions allowed on one line from the root.
 pub const DOUBLE_EXTENSION_MAX: u8 = 3;
