@@ -221,7 +221,8 @@ impl Features {
     /// only at depth 6; from depth 5 only, 84-77-38.
     /// The singular extension is on: 54-39-7 at 0.5 s and 43-27-10 at 1 s a
     /// move against the engine without it (`waggle arena`, 100 and 80
-    /// games).
+    /// games), with its negative and double extensions 47-43-10 at 1 s
+    /// against it alone (100 games; see `params::DOUBLE_EXTENSION_MARGIN`).
     pub const DEFAULT: Features = Features {
         null_move: false,
         rfp: true,
