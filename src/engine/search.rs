@@ -1005,14 +1005,12 @@ impl<'a> Worker<'a> {
             }
             self.nodes += 1;
             self.unflushed += 1;
-            let mut new_depth = depth - 1;
-            self.double_extensions[ply + 1] = self.double_extensions[ply];
-            if let Some((_, extension)) = tt_move_extension.filter(|&(m, _)| m == mv) {
-                new_depth += extension;
-                if extension == 2 {
-                    self.double_extensions[ply + 1] += 1;
-                }
-            }
+            let extension = tt_move_extension
+                .filter(|&(m, _)| m == mv)
+                .map_or(0, |(_, plies)| plies);
+            let mut new_depth = depth - 1 + extension;
+            self.double_extensions[ply + 1] =
+                self.double_extensions[ply] + u8::from(extension == 2);
             // Surround threat: the move leaves the enemy Queen one free cell
             // (and did not before); look one ply further, as chess engines
             // extend checks.
