@@ -62,11 +62,14 @@ pub struct Shared<'a> {
 /// Slots of [`Shared::busy`] (a power of two).
 pub const BUSY_SLOTS: usize = 1 << 14;
 
-/// The [`Shared::busy`] key of a position (after the move) searched to
-/// `depth`.
+/// The [`Shared::busy`] key of a position (after the move), whatever the
+/// depth it is searched to: the helper that runs a ply ahead
+/// ([`params::HELPER_DEPTH_SKIP`]) meets the main worker's positions one
+/// ply deeper, and a key with the depth in it never matched them. Never 0,
+/// the empty slot.
 #[inline]
-fn busy_key(hash: u64, depth: i32) -> u64 {
-    hash ^ (depth as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+fn busy_key(hash: u64) -> u64 {
+    hash | 1
 }
 
 impl<'a> Shared<'a> {
@@ -603,7 +606,7 @@ impl<'a> Worker<'a> {
             };
             let mv = self.root_moves[i].mv;
             self.pos.make(mv);
-            let key = busy_key(self.pos.hash(), depth);
+            let key = busy_key(self.pos.hash());
             if self.cfg.parallel {
                 if step < n && i > 0 && self.shared.is_busy(key) {
                     self.pos.unmake();
@@ -994,7 +997,7 @@ impl<'a> Worker<'a> {
                 continue;
             }
             self.pos.make(mv);
-            let key = busy_key(self.pos.hash(), depth);
+            let key = busy_key(self.pos.hash());
             if abdada {
                 if step < total && searched > 0 && !deferred.is_full() && self.shared.is_busy(key) {
                     self.pos.unmake();
@@ -1195,7 +1198,7 @@ mod tests {
                 p.generate_moves(&mut replies);
                 for &m2 in &replies {
                     p.make(m2);
-                    shared.mark_busy(busy_key(p.hash(), depth - 1));
+                    shared.mark_busy(busy_key(p.hash()));
                     p.unmake();
                 }
                 p.unmake();
