@@ -318,8 +318,8 @@ pub const ASPIRATION_MIN_DEPTH: i32 = 4;
 /// reach depth 10 on the bench positions in 6109 ms against 6334 ms (12 runs
 /// each, alternating) and 5842 against 6126 ms (8 runs), with 4% fewer
 /// nodes; one thread takes about 9200 ms. Since the busy key has no depth
-/// in it, depth 12 (6 runs each, alternating, with the two below): 20.1 s
-/// a run with 1, 20.3 s with 0; noise.
+/// in it, depth 12 (6 runs each, alternating with `ABDADA_MIN_DEPTH` 2
+/// below): 20.1 s a run with 1, 20.3 s with 0; noise.
 pub const HELPER_DEPTH_SKIP: u32 = 1;
 /// Simplified ABDADA (several threads): nodes at least this deep defer
 /// moves that another thread is searching. 2 against 3, depth 12 (see

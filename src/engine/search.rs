@@ -65,7 +65,7 @@ pub const BUSY_SLOTS: usize = 1 << 14;
 /// The [`Shared::busy`] key of a position (after the move), whatever the
 /// depth it is searched to: the helper that runs a ply ahead
 /// ([`params::HELPER_DEPTH_SKIP`]) meets the main worker's positions one
-/// ply deeper, and a key with the depth in it never matched them. Never 0,
+/// ply deeper, and a key with the depth in it seldom matched them. Never 0,
 /// the empty slot.
 #[inline]
 fn busy_key(hash: u64) -> u64 {
