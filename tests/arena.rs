@@ -298,3 +298,25 @@ fn a_round_robin_plays_every_pair_with_both_colours() {
         assert_eq!(results.matches(&pattern).count(), 1, "{pattern}\n{results}");
     }
 }
+
+#[test]
+fn the_won_endgames_load_as_openings_with_one_better_side_each() {
+    let text = include_str!("../bench-positions/won-endgames.txt");
+    let openings = waggle::tools::arena::read_openings(text).expect("the file loads as openings");
+    // The header names the better side of each line, in order.
+    let sides: Vec<&str> = text
+        .lines()
+        .find_map(|l| l.strip_prefix("# score for White to move: "))
+        .expect("the header lists the better sides")
+        .trim_end_matches('.')
+        .split_whitespace()
+        .collect();
+    assert_eq!(sides.len(), openings.len());
+    assert!(sides.iter().all(|s| *s == "W" || *s == "B"), "{sides:?}");
+    for gs in &openings {
+        let game = Game::from_game_string(gs, Rules::default(), true).expect("playable");
+        // Drawn by the 400-ply limit: 400 plies on the board, game on.
+        assert_eq!(game.move_strings().len(), 400, "{gs}");
+        assert!(gs.contains(";InProgress;White[201]"), "{gs}");
+    }
+}
