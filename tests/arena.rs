@@ -4,6 +4,8 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use std::sync::atomic::AtomicBool;
+use waggle::engine::{Engine, EngineOptions, Limits};
 use waggle::hive::game::Game;
 use waggle::hive::Rules;
 use waggle::tools::pgn::PgnGame;
@@ -312,11 +314,35 @@ fn the_won_endgames_load_as_openings_with_one_better_side_each() {
         .split_whitespace()
         .collect();
     assert_eq!(sides.len(), openings.len());
-    assert!(sides.iter().all(|s| *s == "W" || *s == "B"), "{sides:?}");
-    for gs in &openings {
+    let mut engine = Engine::new(EngineOptions {
+        threads: 1,
+        hash_mb: 16,
+        ..EngineOptions::default()
+    });
+    for (gs, side) in openings.iter().zip(&sides) {
         let game = Game::from_game_string(gs, Rules::default(), true).expect("playable");
         // Drawn by the 400-ply limit: 400 plies on the board, game on.
         assert_eq!(game.move_strings().len(), 400, "{gs}");
         assert!(gs.contains(";InProgress;White[201]"), "{gs}");
+        // White is to move; a short search agrees which side is better, by
+        // at least 2.5 liberties (250 centi-liberties).
+        engine.new_game();
+        let limits = Limits {
+            depth: Some(4),
+            ..Limits::default()
+        };
+        let score = engine
+            .search(
+                game.position(),
+                &limits,
+                &AtomicBool::new(false),
+                &mut |_| {},
+            )
+            .score;
+        match *side {
+            "W" => assert!(score >= 250, "{score} for White: {gs}"),
+            "B" => assert!(score <= -250, "{score} for White: {gs}"),
+            other => panic!("better side '{other}' is neither W nor B"),
+        }
     }
 }
