@@ -4,10 +4,10 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use std::sync::atomic::AtomicBool;
-use waggle::engine::{Engine, EngineOptions, Limits};
+use waggle::engine::{Engine, EngineOptions};
 use waggle::hive::game::Game;
 use waggle::hive::Rules;
+use waggle::tools::analyse::{analyse, AnalyseConfig};
 use waggle::tools::pgn::PgnGame;
 use waggle::tools::stats::{elo_from_score, Wdl};
 
@@ -314,32 +314,31 @@ fn the_won_endgames_load_as_openings_with_one_better_side_each() {
         .split_whitespace()
         .collect();
     assert_eq!(sides.len(), openings.len());
-    let mut engine = Engine::new(EngineOptions {
+    let cfg = AnalyseConfig {
+        depth: Some(4),
+        time: None,
+        nodes: None,
         threads: 1,
         hash_mb: 16,
+        multipv: 1,
+        contempt: 0,
+    };
+    // As `waggle analyse --depth 4` builds it.
+    let mut engine = Engine::new(EngineOptions {
+        threads: cfg.threads,
+        hash_mb: cfg.hash_mb,
+        contempt: cfg.contempt,
         ..EngineOptions::default()
     });
     for (gs, side) in openings.iter().zip(&sides) {
-        let game = Game::from_game_string(gs, Rules::default(), true).expect("playable");
-        // Drawn by the 400-ply limit: 400 plies on the board, game on.
-        assert_eq!(game.move_strings().len(), 400, "{gs}");
-        assert!(gs.contains(";InProgress;White[201]"), "{gs}");
         // White is to move; a short search agrees which side is better, by
         // at least 2 liberties (200 centi-liberties; the header's 2.5 is at
         // 0.5 s, and depth 4 gives 2.64 to 9.05 now).
-        engine.new_game();
-        let limits = Limits {
-            depth: Some(4),
-            ..Limits::default()
-        };
-        let score = engine
-            .search(
-                game.position(),
-                &limits,
-                &AtomicBool::new(false),
-                &mut |_| {},
-            )
-            .score;
+        let a = analyse(&mut engine, gs, &cfg);
+        // Drawn by the 400-ply limit: 400 plies on the board, game on.
+        assert_eq!(a.ply, Some(400), "{gs}");
+        assert!(gs.contains(";InProgress;White[201]"), "{gs}");
+        let score = a.score.expect("a position in progress is searched");
         match *side {
             "W" => assert!(score >= 200, "{score} for White: {gs}"),
             "B" => assert!(score <= -200, "{score} for White: {gs}"),
