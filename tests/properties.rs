@@ -302,6 +302,44 @@ proptest! {
     }
 
     #[test]
+    fn confirms_legal_agrees_with_the_move_list(p in playout()) {
+        // Candidates: this position's moves, the opponent's (as if it were
+        // their turn) and those of every earlier position, most of them
+        // illegal here, as a table move from another position would be.
+        let mut earlier: Vec<Move> = Vec::new();
+        p.play(|g| {
+            let pos = g.position();
+            let mut legal = MoveList::new();
+            pos.generate_moves(&mut legal);
+            let mut theirs = MoveList::new();
+            let mut flipped = pos.clone();
+            flipped.make(Move::Pass);
+            flipped.generate_moves(&mut theirs);
+            for &mv in legal.iter().chain(theirs.iter()).chain(earlier.iter()) {
+                if pos.confirms_legal(mv) {
+                    assert!(legal.contains(&mv), "{mv:?} confirmed but not legal in {}", g.game_string());
+                }
+            }
+            // Only throws (and a pass) are left to the move list: every
+            // move of a piece no Pillbug or Mosquito of the mover touches
+            // is confirmed.
+            let us = pos.side_to_move();
+            let thrower = |hex: Hex| {
+                pos.top(hex).is_some_and(|t| {
+                    t.color() == us && matches!(t.bug(), Bug::Pillbug | Bug::Mosquito)
+                })
+            };
+            for &mv in &legal {
+                let thrown = matches!(mv, Move::Move { from, .. } if from.neighbors().into_iter().any(thrower));
+                if mv != Move::Pass && !thrown {
+                    assert!(pos.confirms_legal(mv), "{mv:?} legal but not confirmed in {}", g.game_string());
+                }
+            }
+            earlier.extend(legal.iter().copied());
+        });
+    }
+
+    #[test]
     fn validmoves_never_lists_a_move_twice(p in playout()) {
         p.play(|g| {
             let moves = g.legal_moves();

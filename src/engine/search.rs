@@ -825,41 +825,49 @@ impl<'a> Worker<'a> {
             }
         }
 
-        let mut moves = MoveList::new();
-        self.pos.generate_moves(&mut moves);
-        if let Some(x) = excluded {
-            if let Some(k) = moves.iter().position(|&m| m == x) {
-                moves.swap_remove(k);
-            }
-        }
         let prev = self.pos.last_move();
-        let tt_index = tt_hit
-            .and_then(|h| h.mv)
-            .and_then(|t| moves.iter().position(|&m| m == t));
-        let ctx = OrderContext {
-            tt_move: tt_index.map(|i| moves[i]),
-            killers: self.killers[ply],
-            counter: self.heur.counter(prev),
-        };
+        let tt_move = tt_hit.and_then(|h| h.mv);
         // Singular extension: search the other moves shallower against a
         // bound a little below the table's score. If none reaches it, the
         // table move is the only good one and gets a ply more; if that
         // bound is at or above beta anyway, several moves hold beta and the
-        // node fails high (multi-cut). The table move and the plies it gets
-        // beyond `depth - 1` (-1, 1 or 2).
+        // node fails high (multi-cut).
+        let singular_wanted = tt_hit.is_some_and(|hit| {
+            f.singular
+                && excluded.is_none()
+                && depth >= params::SINGULAR_MIN_DEPTH
+                && hit.depth >= depth - params::SINGULAR_TT_DEPTH
+                && hit.bound != Bound::Upper
+                && !is_decisive(hit.score)
+                && self.may_extend(ply)
+        });
+        // The table move is searched before the other moves are generated
+        // when it is certainly legal and no singular search needs the list:
+        // where it refutes the node, no move list is built at all. The
+        // order of the moves, and so the search, is the same either way.
+        let early = tt_move
+            .filter(|&t| excluded.is_none() && !singular_wanted && self.pos.confirms_legal(t));
+        let mut moves = MoveList::new();
+        let mut tt_index = None;
+        if early.is_none() {
+            self.pos.generate_moves(&mut moves);
+            if let Some(x) = excluded {
+                if let Some(k) = moves.iter().position(|&m| m == x) {
+                    moves.swap_remove(k);
+                }
+            }
+            tt_index = tt_move.and_then(|t| moves.iter().position(|&m| m == t));
+        }
+        let ctx = OrderContext {
+            tt_move: early.or(tt_index.map(|i| moves[i])),
+            killers: self.killers[ply],
+            counter: self.heur.counter(prev),
+        };
+        // The table move and the plies it gets beyond `depth - 1` (-1, 1
+        // or 2).
         let mut tt_move_extension: Option<(Move, i32)> = None;
         let singular_candidate = match (tt_index, tt_hit) {
-            (Some(i), Some(hit))
-                if f.singular
-                    && excluded.is_none()
-                    && depth >= params::SINGULAR_MIN_DEPTH
-                    && hit.depth >= depth - params::SINGULAR_TT_DEPTH
-                    && hit.bound != Bound::Upper
-                    && !is_decisive(hit.score)
-                    && self.may_extend(ply) =>
-            {
-                Some((moves[i], hit.score))
-            }
+            (Some(i), Some(hit)) if singular_wanted => Some((moves[i], hit.score)),
             _ => None,
         };
         if let Some((tt_move, tt_score)) = singular_candidate {
@@ -914,7 +922,7 @@ impl<'a> Worker<'a> {
         };
         let mut next_special = 0;
         let mut scored = false;
-        if tt_index.is_none() && specials.is_empty() {
+        if tt_index.is_none() && early.is_none() && specials.is_empty() {
             score_moves(&self.pos, &moves, &ctx, self.heur, &mut scores);
             scored = true;
         }
@@ -942,6 +950,28 @@ impl<'a> Worker<'a> {
             move_order < order::COUNTER && is_quiet(pos, mv, own_q, their_q)
         };
         for step in 0.. {
+            if step == 1 {
+                if let Some(t) = early {
+                    // The table move did not refute the node: now the rest,
+                    // with the table move in front as if it had been found
+                    // in the list.
+                    self.pos.generate_moves(&mut moves);
+                    match moves.iter().position(|&m| m == t) {
+                        Some(i) => moves.swap(0, i),
+                        None => {
+                            debug_assert!(false, "confirmed {t:?} is not in the move list");
+                            if moves.is_full() {
+                                moves.pop();
+                            }
+                            moves.insert(0, t);
+                        }
+                    }
+                    scores.extend(std::iter::repeat_n(0, moves.len()));
+                    scores[0] = order::TT_MOVE;
+                    tt_index = Some(0);
+                    total = moves.len();
+                }
+            }
             // The next killer or countermove in the list goes to `step`.
             let mut special = None;
             if !scored && step < total && (step > 0 || tt_index.is_none()) {
@@ -981,6 +1011,8 @@ impl<'a> Worker<'a> {
             }
             let (mv, move_order) = if let Some(sp) = special {
                 sp
+            } else if let (0, Some(t)) = (step, early) {
+                (t, order::TT_MOVE)
             } else if step < total {
                 let mv = pick(&mut moves, &mut scores, step);
                 (mv, scores[step])

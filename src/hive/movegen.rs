@@ -168,6 +168,53 @@ impl Position {
         }
     }
 
+    /// Whether `mv` is certainly legal, checked without generating the
+    /// other moves: the search tries the table's move before it generates
+    /// the rest. `true` means [`Position::generate_moves`] lists `mv`.
+    /// `false` means either illegal or not checked here: a pass, and a
+    /// piece moved by a Pillbug (or a Mosquito copying one) rather than by
+    /// itself, are left to the full move list.
+    pub fn confirms_legal(&self, mv: Move) -> bool {
+        let color = self.side_to_move();
+        match mv {
+            Move::Pass => false,
+            Move::Place { piece, to } => {
+                piece.color() == color
+                    && self.placeable_pieces(color).contains(&piece)
+                    && match self.ply() {
+                        0 => to == Hex::ORIGIN,
+                        1 => self
+                            .occupied()
+                            .iter()
+                            .next()
+                            .is_some_and(|first| first.is_adjacent(to)),
+                        _ => {
+                            !self.is_occupied(to)
+                                && self.neighbors_topped_by(to, color) > 0
+                                && self.neighbors_topped_by(to, color.opponent()) == 0
+                        }
+                    }
+            }
+            Move::Move { piece, from, to } => {
+                if piece.color() != color
+                    || self.queen(color).is_none()
+                    || self.hex_of(piece) != Some(from)
+                    || !self.is_top(piece)
+                    || Some(piece) == self.last_moved()
+                {
+                    return false;
+                }
+                let h = self.height(from);
+                if h == 1 && (Pins { pos: self }).is_pinned(from) {
+                    return false;
+                }
+                let mut reaches = false;
+                self.for_each_destination(piece, from, h, |dest| reaches |= dest == to);
+                reaches
+            }
+        }
+    }
+
     /// Number of legal moves (counting a forced pass as one), without
     /// writing out the placements: perft's bulk count.
     pub fn count_moves(&self) -> usize {
@@ -301,7 +348,6 @@ impl Position {
         let last = self.last_moved();
         let mut own = self.on_board_mask() & color_mask(color);
         let mut throwers: ArrayVec<Hex, 2> = ArrayVec::new();
-        let mut dests;
         while own != 0 {
             let i = own.trailing_zeros() as usize;
             own &= own - 1;
@@ -325,89 +371,96 @@ impl Position {
             if h == 1 && pinned.is_pinned(from) {
                 continue;
             }
-            let heights = Heights {
-                height: self.heights(),
-                lifted: from,
-                lifted_height: h - 1,
-            };
-            match bug {
-                Bug::Queen | Bug::Pillbug => {
-                    for_each_slide(self, from, from, |to| {
-                        moves.push(Move::Move { piece, from, to })
-                    });
-                }
-                Bug::Beetle => {
-                    beetle_steps(&heights, from, h - 1, |to| {
-                        moves.push(Move::Move { piece, from, to })
-                    });
-                }
-                Bug::Grasshopper => {
-                    self.grasshopper_jumps(from, |to| moves.push(Move::Move { piece, from, to }));
-                }
-                Bug::Spider => {
-                    dests = HexSet::new();
-                    spider_walks(self, from, &mut dests);
-                    push_dests(moves, piece, from, &dests);
-                }
-                Bug::Ant => {
-                    dests = HexSet::new();
-                    ant_flood(self, from, &mut dests);
-                    push_dests(moves, piece, from, &dests);
-                }
-                Bug::Ladybug => {
-                    dests = HexSet::new();
-                    ladybug_walks(&heights, from, &mut dests);
-                    push_dests(moves, piece, from, &dests);
-                }
-                Bug::Mosquito => {
-                    dests = HexSet::new();
-                    if h > 1 {
-                        beetle_steps(&heights, from, h - 1, |to| {
-                            dests.insert(to);
-                        });
-                    } else {
-                        let mut kinds = 0u8;
-                        for n in from.neighbors() {
-                            if let Some(t) = self.top(n) {
-                                kinds |= 1 << t.bug().index();
-                            }
-                        }
-                        let has = |b: Bug| kinds & (1 << b.index()) != 0;
-                        if has(Bug::Beetle) {
-                            beetle_steps(&heights, from, 0, |to| {
-                                dests.insert(to);
-                            });
-                        }
-                        if has(Bug::Ant) {
-                            let mut reached = HexSet::new();
-                            ant_flood(self, from, &mut reached);
-                            dests.extend(&reached);
-                        } else {
-                            if has(Bug::Queen) || has(Bug::Pillbug) {
-                                for_each_slide(self, from, from, |to| {
-                                    dests.insert(to);
-                                });
-                            }
-                            if has(Bug::Spider) {
-                                spider_walks(self, from, &mut dests);
-                            }
-                        }
-                        if has(Bug::Grasshopper) {
-                            self.grasshopper_jumps(from, |to| {
-                                dests.insert(to);
-                            });
-                        }
-                        if has(Bug::Ladybug) {
-                            ladybug_walks(&heights, from, &mut dests);
-                        }
-                    }
-                    dests.remove(from);
-                    push_dests(moves, piece, from, &dests);
-                }
-            }
+            self.for_each_destination(piece, from, h, |to| {
+                moves.push(Move::Move { piece, from, to })
+            });
         }
         if !throwers.is_empty() {
             self.generate_throws(&throwers, &mut pinned, moves);
+        }
+    }
+
+    /// Calls `f` with each cell `piece` (the top piece at `from`, `h` high,
+    /// free to move) can reach by its own move, in the order the move list
+    /// gets them.
+    #[inline(always)]
+    fn for_each_destination(&self, piece: Piece, from: Hex, h: u8, mut f: impl FnMut(Hex)) {
+        let mut dests;
+        let heights = Heights {
+            height: self.heights(),
+            lifted: from,
+            lifted_height: h - 1,
+        };
+        match piece.bug() {
+            Bug::Queen | Bug::Pillbug => {
+                for_each_slide(self, from, from, &mut f);
+            }
+            Bug::Beetle => {
+                beetle_steps(&heights, from, h - 1, &mut f);
+            }
+            Bug::Grasshopper => {
+                self.grasshopper_jumps(from, &mut f);
+            }
+            Bug::Spider => {
+                dests = HexSet::new();
+                spider_walks(self, from, &mut dests);
+                dests.iter().for_each(&mut f);
+            }
+            Bug::Ant => {
+                dests = HexSet::new();
+                ant_flood(self, from, &mut dests);
+                dests.iter().for_each(&mut f);
+            }
+            Bug::Ladybug => {
+                dests = HexSet::new();
+                ladybug_walks(&heights, from, &mut dests);
+                dests.iter().for_each(&mut f);
+            }
+            Bug::Mosquito => {
+                dests = HexSet::new();
+                if h > 1 {
+                    beetle_steps(&heights, from, h - 1, |to| {
+                        dests.insert(to);
+                    });
+                } else {
+                    let mut kinds = 0u8;
+                    for n in from.neighbors() {
+                        if let Some(t) = self.top(n) {
+                            kinds |= 1 << t.bug().index();
+                        }
+                    }
+                    let has = |b: Bug| kinds & (1 << b.index()) != 0;
+                    if has(Bug::Beetle) {
+                        beetle_steps(&heights, from, 0, |to| {
+                            dests.insert(to);
+                        });
+                    }
+                    if has(Bug::Ant) {
+                        let mut reached = HexSet::new();
+                        ant_flood(self, from, &mut reached);
+                        dests.extend(&reached);
+                    } else {
+                        if has(Bug::Queen) || has(Bug::Pillbug) {
+                            for_each_slide(self, from, from, |to| {
+                                dests.insert(to);
+                            });
+                        }
+                        if has(Bug::Spider) {
+                            spider_walks(self, from, &mut dests);
+                        }
+                    }
+                    if has(Bug::Grasshopper) {
+                        self.grasshopper_jumps(from, |to| {
+                            dests.insert(to);
+                        });
+                    }
+                    if has(Bug::Ladybug) {
+                        ladybug_walks(&heights, from, &mut dests);
+                    }
+                }
+                dests.remove(from);
+                dests.iter().for_each(&mut f);
+            }
         }
     }
 
@@ -502,13 +555,6 @@ fn piece_at(i: usize) -> Piece {
     match Piece::from_index(i) {
         Some(p) => p,
         None => unreachable!("piece ids come from a 28-bit mask"),
-    }
-}
-
-#[inline(always)]
-fn push_dests(moves: &mut MoveList, piece: Piece, from: Hex, dests: &HexSet) {
-    for to in dests.iter() {
-        moves.push(Move::Move { piece, from, to });
     }
 }
 
