@@ -340,6 +340,29 @@ proptest! {
     }
 
     #[test]
+    fn moves_onto_a_cell_are_the_listed_moves_that_end_there(p in playout()) {
+        p.play(|g| {
+            let pos = g.position();
+            let mut legal = MoveList::new();
+            pos.generate_moves(&mut legal);
+            let mut cells: HashSet<Hex> = HashSet::new();
+            for hex in pos.occupied().iter() {
+                cells.insert(hex);
+                cells.extend(hex.neighbors());
+            }
+            let mut onto = MoveList::new();
+            for &cell in &cells {
+                pos.moves_onto(cell, &mut onto);
+                let got: HashSet<Move> = onto.iter().copied().collect();
+                assert_eq!(got.len(), onto.len(), "a move twice onto {cell:?} in {}", g.game_string());
+                let want: HashSet<Move> =
+                    legal.iter().copied().filter(|mv| mv.to() == Some(cell)).collect();
+                assert_eq!(got, want, "moves onto {cell:?} in {}", g.game_string());
+            }
+        });
+    }
+
+    #[test]
     fn validmoves_never_lists_a_move_twice(p in playout()) {
         p.play(|g| {
             let moves = g.legal_moves();

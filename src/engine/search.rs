@@ -1146,11 +1146,8 @@ impl<'a> Worker<'a> {
         }
         let last = q.neighbor(Direction::from_index(free.trailing_zeros() as usize));
         let mut moves = MoveList::new();
-        self.pos.generate_moves(&mut moves);
+        self.pos.moves_onto(last, &mut moves);
         for &mv in &moves {
-            if mv.to() != Some(last) {
-                continue;
-            }
             self.pos.make(mv);
             let outcome = self.pos.surround_outcome();
             self.pos.unmake();

@@ -196,21 +196,89 @@ impl Position {
                     }
             }
             Move::Move { piece, from, to } => {
-                if piece.color() != color
-                    || self.queen(color).is_none()
-                    || self.hex_of(piece) != Some(from)
-                    || !self.is_top(piece)
-                    || Some(piece) == self.last_moved()
-                {
+                let Some(h) = self.free_to_move(piece, from) else {
                     return false;
-                }
-                let h = self.height(from);
-                if h == 1 && (Pins { pos: self }).is_pinned(from) {
-                    return false;
-                }
+                };
                 let mut reaches = false;
                 self.for_each_destination(piece, from, h, |dest| reaches |= dest == to);
                 reaches
+            }
+        }
+    }
+
+    /// The height of `from` when `piece`, the side to move's, stands on top
+    /// there and may move by itself now (its Queen placed, not moved by a
+    /// Pillbug last turn, not pinned by the One Hive rule).
+    #[inline(always)]
+    fn free_to_move(&self, piece: Piece, from: Hex) -> Option<u8> {
+        if piece.color() != self.side_to_move()
+            || self.queen(piece.color()).is_none()
+            || self.hex_of(piece) != Some(from)
+            || !self.is_top(piece)
+            || Some(piece) == self.last_moved()
+        {
+            return None;
+        }
+        let h = self.height(from);
+        if h == 1 && (Pins { pos: self }).is_pinned(from) {
+            return None;
+        }
+        Some(h)
+    }
+
+    /// Writes into `moves` (cleared first) every legal move of the side to
+    /// move that ends on the cell `to`: the moves of
+    /// [`Position::generate_moves`] with that destination, perhaps in
+    /// another order. Only the pieces that might get there are asked
+    /// ([`Position::confirms_legal`]), unless a Pillbug's throw could land
+    /// there, which the whole move list is needed for.
+    pub fn moves_onto(&self, to: Hex, moves: &mut MoveList) {
+        moves.clear();
+        let color = self.side_to_move();
+        // A throw lands next to the Pillbug (or Mosquito) that throws.
+        let thrower_next_to = to.neighbors().into_iter().any(|n| {
+            self.top(n).is_some_and(|t| {
+                t.color() == color && matches!(t.bug(), Bug::Pillbug | Bug::Mosquito)
+            })
+        });
+        if thrower_next_to {
+            let mut all = MoveList::new();
+            self.generate_moves(&mut all);
+            moves.extend(all.iter().copied().filter(|mv| mv.to() == Some(to)));
+            return;
+        }
+        for piece in self.placeable_pieces(color) {
+            let mv = Move::Place { piece, to };
+            if self.confirms_legal(mv) {
+                moves.push(mv);
+            }
+        }
+        for from in self.cells_topped_by(color) {
+            let Some(piece) = self.top(from).filter(|_| from != to) else {
+                continue;
+            };
+            // Steppers reach only their neighbours, and a piece that only
+            // slides enters `to` only where it could slide out of it.
+            let bug = piece.bug();
+            let steps = matches!(bug, Bug::Queen | Bug::Beetle | Bug::Pillbug);
+            let slides = matches!(bug, Bug::Queen | Bug::Pillbug | Bug::Spider | Bug::Ant);
+            if steps && !from.is_adjacent(to)
+                || slides && self.height(from) == 1 && SLIDES[ring_without(self, from, to)] == 0
+            {
+                continue;
+            }
+            let Some(h) = self.free_to_move(piece, from) else {
+                continue;
+            };
+            let reaches = if bug == Bug::Ant {
+                ant_reaches(self, from, to)
+            } else {
+                let mut reaches = false;
+                self.for_each_destination(piece, from, h, |dest| reaches |= dest == to);
+                reaches
+            };
+            if reaches {
+                moves.push(Move::Move { piece, from, to });
             }
         }
     }
@@ -573,6 +641,20 @@ fn beetle_steps(heights: &Heights<'_>, from: Hex, h: u8, mut f: impl FnMut(Hex))
 /// cells seen.
 pub(super) fn ant_flood(pos: &Position, from: Hex, reached: &mut HexSet) {
     debug_assert!(reached.is_empty());
+    ant_search(pos, from, None, reached);
+    reached.remove(from);
+}
+
+/// Whether an Ant at `from` can get to `to`.
+fn ant_reaches(pos: &Position, from: Hex, to: Hex) -> bool {
+    ant_search(pos, from, Some(to), &mut HexSet::new())
+}
+
+/// The flood behind [`ant_flood`] and [`ant_reaches`]: adds `from` and the
+/// cells an Ant there reaches to `reached`, and stops once it reaches
+/// `goal` (returning whether it did).
+#[inline(always)]
+fn ant_search(pos: &Position, from: Hex, goal: Option<Hex>, reached: &mut HexSet) -> bool {
     reached.insert(from);
     // At most 60 empty cells touch a hive of 28 stacks (see MAX_MOVES).
     let mut queue = [from; 64];
@@ -580,14 +662,19 @@ pub(super) fn ant_flood(pos: &Position, from: Hex, reached: &mut HexSet) {
     while head < tail {
         let cell = queue[head];
         head += 1;
+        let mut found = false;
         for_each_slide(pos, from, cell, |to| {
+            found |= Some(to) == goal;
             if reached.insert(to) && tail < queue.len() {
                 queue[tail] = to;
                 tail += 1;
             }
         });
+        if found {
+            return true;
+        }
     }
-    reached.remove(from);
+    false
 }
 
 /// Destinations of exactly three slides that never revisit a cell.
