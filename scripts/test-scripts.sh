@@ -43,6 +43,12 @@ cat "$tmp/ttd.txt"
 [ "$(grep -c '^run 1, [12] thread(s): [0-9]* positions' "$tmp/ttd.txt")" -eq 2 ] || fail "expected one line per thread count"
 grep -q '^depth 2, 1 run(s): .* time ratio [0-9.]*, node ratio [0-9.]*$' "$tmp/ttd.txt" || fail "no summary line"
 
+echo "== scripts/bench-instructions.sh (depth 1)"
+DEPTH=1 scripts/bench-instructions.sh "$WAGGLE" >"$tmp/instructions.txt"
+cat "$tmp/instructions.txt"
+grep -qE "^(.*: [0-9]+ nodes, [0-9]+ instructions, [0-9]+ outside memset|bench-instructions: valgrind is not installed; nothing measured)$" \
+  "$tmp/instructions.txt" || fail "no instruction count (and no word that valgrind is missing)"
+
 echo "== scripts/plot.py (eval curve and Elo over time)"
 py=python3
 if [ "${SKIP_PLOT:-0}" = 1 ]; then
