@@ -65,6 +65,15 @@ impl Hex {
         Hex(self.0.wrapping_add(dir.offset()) & MASK)
     }
 
+    /// The neighbouring cell in the direction with index `d` (`0..6`, as
+    /// [`Direction::index`]): for loops over a mask of direction bits,
+    /// without turning each bit back into a [`Direction`].
+    #[inline(always)]
+    pub fn neighbor_at(self, d: usize) -> Hex {
+        debug_assert!(d < 6);
+        Hex(self.0.wrapping_add(NEIGHBOR_OFFSETS[d & 7]) & MASK)
+    }
+
     /// All six neighbours, in [`Direction::ALL`] order.
     #[inline(always)]
     pub fn neighbors(self) -> [Hex; 6] {
@@ -139,6 +148,18 @@ const ADJACENT_OFFSETS: [u16; 6] = {
     let mut i = 0;
     while i < 6 {
         offsets[i] = Direction::ALL[i].offset() & MASK;
+        i += 1;
+    }
+    offsets
+};
+
+/// [`ADJACENT_OFFSETS`] padded to eight, so that a direction index masked
+/// with 7 needs no bounds check.
+const NEIGHBOR_OFFSETS: [u16; 8] = {
+    let mut offsets = [0u16; 8];
+    let mut i = 0;
+    while i < 6 {
+        offsets[i] = ADJACENT_OFFSETS[i];
         i += 1;
     }
     offsets
@@ -348,6 +369,15 @@ mod tests {
         assert_eq!(h.neighbor(Direction::East), Hex::from_axial(4, -7));
         assert_eq!(h.neighbor(Direction::NorthEast), Hex::from_axial(4, -8));
         assert_eq!(h.neighbor(Direction::SouthWest), Hex::from_axial(2, -6));
+    }
+
+    #[test]
+    fn neighbor_at_is_the_neighbor_in_that_direction() {
+        for h in [Hex::ORIGIN, Hex::from_axial(5, -3), Hex::from_axial(-16, 15)] {
+            for d in Direction::ALL {
+                assert_eq!(h.neighbor_at(d.index()), h.neighbor(d), "{h:?} {d:?}");
+            }
+        }
     }
 
     #[test]

@@ -116,7 +116,7 @@ fn for_each_slide(pos: &Position, lifted: Hex, hex: Hex, mut f: impl FnMut(Hex))
     while dirs != 0 {
         let d = dirs.trailing_zeros() as usize;
         dirs &= dirs - 1;
-        f(hex.neighbor(Direction::from_index(d)));
+        f(hex.neighbor_at(d));
     }
 }
 
