@@ -373,7 +373,11 @@ mod tests {
 
     #[test]
     fn neighbor_at_is_the_neighbor_in_that_direction() {
-        for h in [Hex::ORIGIN, Hex::from_axial(5, -3), Hex::from_axial(-16, 15)] {
+        for h in [
+            Hex::ORIGIN,
+            Hex::from_axial(5, -3),
+            Hex::from_axial(-16, 15),
+        ] {
             for d in Direction::ALL {
                 assert_eq!(h.neighbor_at(d.index()), h.neighbor(d), "{h:?} {d:?}");
             }

@@ -616,13 +616,17 @@ impl Position {
         if n < 3 {
             return 0;
         }
-        const NONE: u8 = u8::MAX;
-        // Vertices are ground piece ids; disc 0 = not yet visited.
+        // Vertices are ground piece ids. In a depth-first search of an
+        // undirected graph every edge off the tree joins a vertex to one of
+        // its ancestors, and when a vertex is reached its visited neighbours
+        // other than its parent are exactly those ancestors: so its low
+        // value starts from them, and later edges to visited vertices lead
+        // to descendants, which change nothing.
         let mut disc = [0u8; NUM_PIECES];
         let mut low = [0u8; NUM_PIECES];
-        let mut parent = [NONE; NUM_PIECES];
         let mut stack = [(0u8, 0u32); NUM_PIECES];
         let root = self.grounded.trailing_zeros() as usize;
+        let mut visited = 1u32 << root;
         stack[0] = (root as u8, self.links[root]);
         let mut sp = 1;
         disc[root] = 1;
@@ -633,27 +637,30 @@ impl Position {
         while sp > 0 {
             let (v, todo) = stack[sp - 1];
             let v = v as usize;
-            if todo != 0 {
-                let u = todo.trailing_zeros() as usize;
-                stack[sp - 1].1 = todo & (todo - 1);
-                if disc[u] == 0 {
-                    time += 1;
-                    disc[u] = time;
-                    low[u] = time;
-                    parent[u] = v as u8;
-                    if v == root {
-                        root_children += 1;
-                    }
-                    stack[sp] = (u as u8, self.links[u]);
-                    sp += 1;
-                } else if u as u8 != parent[v] && disc[u] < low[v] {
-                    low[v] = disc[u];
+            let fresh = todo & !visited;
+            if fresh != 0 {
+                let u = fresh.trailing_zeros() as usize;
+                stack[sp - 1].1 = fresh & (fresh - 1);
+                time += 1;
+                disc[u] = time;
+                let mut l = time;
+                let mut ancestors = self.links[u] & visited & !(1 << v);
+                while ancestors != 0 {
+                    let a = ancestors.trailing_zeros() as usize;
+                    ancestors &= ancestors - 1;
+                    l = l.min(disc[a]);
                 }
+                low[u] = l;
+                visited |= 1 << u;
+                if v == root {
+                    root_children += 1;
+                }
+                stack[sp] = (u as u8, self.links[u]);
+                sp += 1;
             } else {
                 sp -= 1;
-                let p = parent[v];
-                if p != NONE {
-                    let p = p as usize;
+                if sp > 0 {
+                    let p = stack[sp - 1].0 as usize;
                     if low[v] < low[p] {
                         low[p] = low[v];
                     }
