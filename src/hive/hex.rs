@@ -84,8 +84,7 @@ impl Hex {
     #[inline(always)]
     pub fn is_adjacent(self, other: Hex) -> bool {
         // The index difference of two neighbours is one of six offsets.
-        let diff = other.0.wrapping_sub(self.0) & MASK;
-        ADJACENT_OFFSETS.contains(&diff)
+        self.bit_toward(other) != 0
     }
 
     /// Whether `other` is this cell or at most two steps from it (the 19
