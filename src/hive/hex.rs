@@ -53,10 +53,12 @@ impl Hex {
         Hex(idx as u16)
     }
 
-    /// The index of this cell, `0..CELLS`.
+    /// The index of this cell, `0..CELLS`. (Masked, though every cell is
+    /// on the grid already, so that indexing an array of `CELLS` needs no
+    /// bounds check.)
     #[inline(always)]
     pub const fn index(self) -> usize {
-        self.0 as usize
+        (self.0 & MASK) as usize
     }
 
     /// The neighbouring cell in direction `dir`.
