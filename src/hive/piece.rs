@@ -201,6 +201,18 @@ const SLOT_BUG: [Bug; PIECES_PER_SIDE] = [
     Bug::Pillbug,
 ];
 
+/// The bug of each piece id, padded to 32 entries so that an id masked with
+/// 31 needs neither a modulo nor a bounds check.
+const ID_BUG: [Bug; 32] = {
+    let mut t = [Bug::Queen; 32];
+    let mut i = 0;
+    while i < 2 * PIECES_PER_SIDE {
+        t[i] = SLOT_BUG[i % PIECES_PER_SIDE];
+        i += 1;
+    }
+    t
+};
+
 /// [`Piece::kind_index`] by piece id: colour · 8 + bug.
 const KIND_INDEX: [u8; 2 * PIECES_PER_SIDE] = {
     let mut t = [0u8; 2 * PIECES_PER_SIDE];
@@ -255,7 +267,7 @@ impl Piece {
     /// The insect.
     #[inline(always)]
     pub const fn bug(self) -> Bug {
-        SLOT_BUG[self.0 as usize % PIECES_PER_SIDE]
+        ID_BUG[self.0 as usize & 31]
     }
 
     /// The piece's number among its colour's pieces of the same bug (1-based).
