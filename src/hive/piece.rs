@@ -213,9 +213,10 @@ const ID_BUG: [Bug; 32] = {
     t
 };
 
-/// [`Piece::kind_index`] by piece id: colour · 8 + bug.
-const KIND_INDEX: [u8; 2 * PIECES_PER_SIDE] = {
-    let mut t = [0u8; 2 * PIECES_PER_SIDE];
+/// [`Piece::kind_index`] by piece id: colour · 8 + bug (padded to 32, as
+/// [`ID_BUG`]).
+const KIND_INDEX: [u8; 32] = {
+    let mut t = [0u8; 32];
     let mut i = 0;
     while i < 2 * PIECES_PER_SIDE {
         t[i] = ((i / PIECES_PER_SIDE) * 8 + SLOT_BUG[i % PIECES_PER_SIDE] as usize) as u8;
@@ -279,7 +280,7 @@ impl Piece {
     /// ordering (a table lookup: move ordering asks for every move).
     #[inline(always)]
     pub const fn kind_index(self) -> usize {
-        KIND_INDEX[self.0 as usize] as usize
+        KIND_INDEX[self.0 as usize & 31] as usize
     }
 }
 
