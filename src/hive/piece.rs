@@ -249,10 +249,11 @@ impl Piece {
         }
     }
 
-    /// The id of this piece, `0..28`.
+    /// The id of this piece, `0..28`. (Masked to 32, though every id is
+    /// below 28 already, so that arrays padded to 32 need no bounds check.)
     #[inline(always)]
     pub const fn index(self) -> usize {
-        self.0 as usize
+        (self.0 & 31) as usize
     }
 
     /// The owner.

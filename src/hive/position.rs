@@ -21,6 +21,11 @@ use std::fmt;
 /// Marker for "no piece" in the compact per-cell and per-piece arrays.
 const NO_PIECE: u8 = 0xFF;
 
+/// Length of the per-piece arrays: the 28 piece ids padded to 32, so that
+/// an id (always below 32, as [`Piece::index`] and the bits of a 32-bit
+/// mask are) indexes them without a bounds check.
+const ID_SLOTS: usize = 32;
+
 /// Size of the repetition counting filter (a power of two).
 const REP_FILTER: usize = 4096;
 
@@ -121,11 +126,11 @@ pub struct Position {
     bottom: [u8; CELLS],
     /// For each ground piece, the ground pieces of the occupied cells next to
     /// its cell: the hive's cell graph as bitmasks, kept incrementally.
-    links: [u32; NUM_PIECES],
+    links: [u32; ID_SLOTS],
     /// The ground pieces, one per occupied cell.
     grounded: u32,
-    below: [u8; NUM_PIECES],
-    hex_of: [Hex; NUM_PIECES],
+    below: [u8; ID_SLOTS],
+    hex_of: [Hex; ID_SLOTS],
     /// Bit `i` set when piece `i` is on the board.
     on_board: u32,
     occupied: HexSet,
@@ -166,10 +171,10 @@ impl Position {
             touching: [0; CELLS],
             ring: [0; CELLS],
             bottom: [NO_PIECE; CELLS],
-            links: [0; NUM_PIECES],
+            links: [0; ID_SLOTS],
             grounded: 0,
-            below: [NO_PIECE; NUM_PIECES],
-            hex_of: [Hex::ORIGIN; NUM_PIECES],
+            below: [NO_PIECE; ID_SLOTS],
+            hex_of: [Hex::ORIGIN; ID_SLOTS],
             on_board: 0,
             occupied: HexSet::new(),
             placed: ByColor([[0; 8]; 2]),
@@ -622,9 +627,9 @@ impl Position {
         // other than its parent are exactly those ancestors: so its low
         // value starts from them, and later edges to visited vertices lead
         // to descendants, which change nothing.
-        let mut disc = [0u8; NUM_PIECES];
-        let mut low = [0u8; NUM_PIECES];
-        let mut stack = [(0u8, 0u32); NUM_PIECES];
+        let mut disc = [0u8; ID_SLOTS];
+        let mut low = [0u8; ID_SLOTS];
+        let mut stack = [(0u8, 0u32); ID_SLOTS];
         let root = self.grounded.trailing_zeros() as usize;
         let mut visited = 1u32 << root;
         stack[0] = (root as u8, self.links[root]);
