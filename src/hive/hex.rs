@@ -224,19 +224,43 @@ impl Direction {
     /// The next direction counter-clockwise (the left flank of a step).
     #[inline(always)]
     pub const fn ccw(self) -> Direction {
-        Direction::from_index(self as usize + 5)
+        use Direction::*;
+        match self {
+            NorthWest => West,
+            NorthEast => NorthWest,
+            East => NorthEast,
+            SouthEast => East,
+            SouthWest => SouthEast,
+            West => SouthWest,
+        }
     }
 
     /// The next direction clockwise (the right flank of a step).
     #[inline(always)]
     pub const fn cw(self) -> Direction {
-        Direction::from_index(self as usize + 1)
+        use Direction::*;
+        match self {
+            NorthWest => NorthEast,
+            NorthEast => East,
+            East => SouthEast,
+            SouthEast => SouthWest,
+            SouthWest => West,
+            West => NorthWest,
+        }
     }
 
     /// The opposite direction.
     #[inline(always)]
     pub const fn opposite(self) -> Direction {
-        Direction::from_index(self as usize + 3)
+        use Direction::*;
+        match self {
+            NorthWest => SouthEast,
+            NorthEast => SouthWest,
+            East => West,
+            SouthEast => NorthWest,
+            SouthWest => NorthEast,
+            West => East,
+        }
     }
 }
 
@@ -362,6 +386,10 @@ mod tests {
         for d in Direction::ALL {
             let n = h.neighbor(d);
             assert_eq!(n.neighbor(d.opposite()), h);
+            // Clockwise is the next in `Direction::ALL`.
+            assert_eq!(d.cw().index(), (d.index() + 1) % 6);
+            assert_eq!(d.ccw().index(), (d.index() + 5) % 6);
+            assert_eq!(d.opposite().index(), (d.index() + 3) % 6);
             for flank in [h.neighbor(d.ccw()), h.neighbor(d.cw())] {
                 assert!(flank.is_adjacent(h));
                 assert!(flank.is_adjacent(n));
