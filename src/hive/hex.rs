@@ -73,7 +73,7 @@ impl Hex {
     #[inline(always)]
     pub fn neighbor_at(self, d: usize) -> Hex {
         debug_assert!(d < 6);
-        Hex(self.0.wrapping_add(NEIGHBOR_OFFSETS[d & 7]) & MASK)
+        Hex(self.0.wrapping_add(ADJACENT_OFFSETS[d & 7]) & MASK)
     }
 
     /// All six neighbours, in [`Direction::ALL`] order.
@@ -143,24 +143,14 @@ const DIRECTION_BIT_OF_DIFF: [u8; CELLS] = {
     bits
 };
 
-/// The index offsets of the six neighbours, reduced to the grid.
-const ADJACENT_OFFSETS: [u16; 6] = {
-    let mut offsets = [0u16; 6];
-    let mut i = 0;
-    while i < 6 {
-        offsets[i] = Direction::ALL[i].offset() & MASK;
-        i += 1;
-    }
-    offsets
-};
-
-/// [`ADJACENT_OFFSETS`] padded to eight, so that a direction index masked
-/// with 7 needs no bounds check.
-const NEIGHBOR_OFFSETS: [u16; 8] = {
+/// The index offsets of the six neighbours, reduced to the grid, by
+/// direction index; padded to eight, so that an index masked with 7 needs no
+/// bounds check.
+const ADJACENT_OFFSETS: [u16; 8] = {
     let mut offsets = [0u16; 8];
     let mut i = 0;
     while i < 6 {
-        offsets[i] = ADJACENT_OFFSETS[i];
+        offsets[i] = Direction::ALL[i].offset() & MASK;
         i += 1;
     }
     offsets

@@ -181,19 +181,7 @@ impl Position {
             Move::Place { piece, to } => {
                 piece.color() == color
                     && self.placeable_pieces(color).contains(&piece)
-                    && match self.ply() {
-                        0 => to == Hex::ORIGIN,
-                        1 => self
-                            .occupied()
-                            .iter()
-                            .next()
-                            .is_some_and(|first| first.is_adjacent(to)),
-                        _ => {
-                            !self.is_occupied(to)
-                                && self.neighbors_topped_by(to, color) > 0
-                                && self.neighbors_topped_by(to, color.opponent()) == 0
-                        }
-                    }
+                    && self.is_placement_cell(color, to)
             }
             Move::Move { piece, from, to } => {
                 let Some(h) = self.free_to_move(piece, from) else {
@@ -202,6 +190,25 @@ impl Position {
                 let mut reaches = false;
                 self.for_each_destination(piece, from, h, |dest| reaches |= dest == to);
                 reaches
+            }
+        }
+    }
+
+    /// Whether `color` may place a piece on `to` (one of
+    /// [`Position::placement_cells`], ignoring what is in hand).
+    #[inline(always)]
+    fn is_placement_cell(&self, color: Color, to: Hex) -> bool {
+        match self.ply() {
+            0 => to == Hex::ORIGIN,
+            1 => self
+                .occupied()
+                .iter()
+                .next()
+                .is_some_and(|first| first.is_adjacent(to)),
+            _ => {
+                !self.is_occupied(to)
+                    && self.neighbors_topped_by(to, color) > 0
+                    && self.neighbors_topped_by(to, color.opponent()) == 0
             }
         }
     }
@@ -247,10 +254,9 @@ impl Position {
             moves.extend(all.iter().copied().filter(|mv| mv.to() == Some(to)));
             return;
         }
-        for piece in self.placeable_pieces(color) {
-            let mv = Move::Place { piece, to };
-            if self.confirms_legal(mv) {
-                moves.push(mv);
+        if self.is_placement_cell(color, to) {
+            for piece in self.placeable_pieces(color) {
+                moves.push(Move::Place { piece, to });
             }
         }
         for from in self.cells_topped_by(color) {
