@@ -348,6 +348,45 @@ fn steer_to_queens(pos: &Position, list: &MoveList, rng: &mut u64) -> Move {
     }
 }
 
+/// `surround_outcome_after` answers what playing the move and asking
+/// `surround_outcome` would, for every legal move along playouts steered
+/// towards the Queens (so that surrounds, and moves that fill one cell of a
+/// Queen while emptying another, are common).
+#[test]
+fn the_outcome_of_a_move_is_known_before_it_is_played() {
+    let types = ["Base", "Base+M", "Base+P", "Base+MLP"];
+    let mut decided = [0usize; 2];
+    for (i, t) in types.iter().enumerate() {
+        let game_type = GameType::parse(t).expect("game type");
+        for seed in 0..12u64 {
+            let mut rng = 0x5DEE_CE66 + 977 * seed + i as u64;
+            let mut pos = Position::new(game_type, Rules::default());
+            for _ in 0..200 {
+                if pos.surround_outcome().is_some() {
+                    break;
+                }
+                let mut list = MoveList::new();
+                pos.generate_moves(&mut list);
+                for &mv in &list {
+                    let predicted = pos.surround_outcome_after(mv);
+                    pos.make(mv);
+                    let played = pos.surround_outcome();
+                    pos.unmake().expect("the move just made");
+                    assert_eq!(predicted, played, "{t}: {:?} in {pos:?}", mv);
+                    match played {
+                        Some(Outcome::Win(_)) => decided[0] += 1,
+                        Some(Outcome::Draw) => decided[1] += 1,
+                        None => {}
+                    }
+                }
+                let mv = steer_to_queens(&pos, &list, &mut rng);
+                pos.make(mv);
+            }
+        }
+    }
+    assert!(decided[0] >= 20, "too few winning moves seen: {decided:?}");
+}
+
 /// After random playouts in every game type, the incremental hash equals the
 /// from-scratch hash and unmake restores every position exactly.
 #[test]

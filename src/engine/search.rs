@@ -1145,17 +1145,11 @@ impl<'a> Worker<'a> {
             return false;
         }
         let last = q.neighbor(Direction::from_index(free.trailing_zeros() as usize));
-        let mut moves = MoveList::new();
-        self.pos.moves_onto(last, &mut moves);
-        for &mv in &moves {
-            self.pos.make(mv);
-            let outcome = self.pos.surround_outcome();
-            self.pos.unmake();
-            if outcome == Some(Outcome::Win(us)) {
-                return true;
-            }
-        }
-        false
+        let pos = &self.pos;
+        pos.find_move_onto(last, |mv| {
+            pos.surround_outcome_after(mv) == Some(Outcome::Win(us))
+        })
+        .is_some()
     }
 
     /// Killers, history and countermove after `mv` refuted the node; the

@@ -236,11 +236,22 @@ impl Position {
     /// Writes into `moves` (cleared first) every legal move of the side to
     /// move that ends on the cell `to`: the moves of
     /// [`Position::generate_moves`] with that destination, perhaps in
-    /// another order. Only the pieces that might get there are asked
-    /// ([`Position::confirms_legal`]), unless a Pillbug's throw could land
-    /// there, which the whole move list is needed for.
+    /// another order. See [`Position::find_move_onto`].
     pub fn moves_onto(&self, to: Hex, moves: &mut MoveList) {
         moves.clear();
+        self.find_move_onto(to, |mv| {
+            moves.push(mv);
+            false
+        });
+    }
+
+    /// The first legal move of the side to move that ends on the cell `to`
+    /// and satisfies `wanted`, which is asked about such moves one by one
+    /// (the order of [`Position::moves_onto`]) until it says yes. Only the
+    /// pieces that might get there are asked ([`Position::confirms_legal`]),
+    /// unless a Pillbug's throw could land there, which the whole move list
+    /// is needed for.
+    pub fn find_move_onto(&self, to: Hex, mut wanted: impl FnMut(Move) -> bool) -> Option<Move> {
         let color = self.side_to_move();
         // A throw lands next to the Pillbug (or Mosquito) that throws.
         let thrower_next_to = to.neighbors().into_iter().any(|n| {
@@ -251,12 +262,17 @@ impl Position {
         if thrower_next_to {
             let mut all = MoveList::new();
             self.generate_moves(&mut all);
-            moves.extend(all.iter().copied().filter(|mv| mv.to() == Some(to)));
-            return;
+            return all
+                .iter()
+                .copied()
+                .find(|&mv| mv.to() == Some(to) && wanted(mv));
         }
         if self.is_placement_cell(color, to) {
             for piece in self.placeable_pieces(color) {
-                moves.push(Move::Place { piece, to });
+                let mv = Move::Place { piece, to };
+                if wanted(mv) {
+                    return Some(mv);
+                }
             }
         }
         for from in self.cells_topped_by(color) {
@@ -283,10 +299,12 @@ impl Position {
                 self.for_each_destination(piece, from, h, |dest| reaches |= dest == to);
                 reaches
             };
-            if reaches {
-                moves.push(Move::Move { piece, from, to });
+            let mv = Move::Move { piece, from, to };
+            if reaches && wanted(mv) {
+                return Some(mv);
             }
         }
+        None
     }
 
     /// Number of legal moves (counting a forced pass as one), without

@@ -433,6 +433,39 @@ impl Position {
         }
     }
 
+    /// The result by Queen surround that `mv` would give: what
+    /// [`Position::surround_outcome`] says after [`Position::make`], without
+    /// playing the move. A piece that leaves a cell empties it unless it
+    /// stood on a stack; a Queen that moves (or is thrown) is asked about
+    /// at her new cell.
+    pub fn surround_outcome_after(&self, mv: Move) -> Option<Outcome> {
+        let (piece, emptied, to) = match mv {
+            Move::Pass => return self.surround_outcome(),
+            Move::Place { piece, to } => (piece, None, to),
+            Move::Move { piece, from, to } => (piece, (self.height(from) == 1).then_some(from), to),
+        };
+        let surrounded = |color: Color| {
+            let queen = if piece.bug() == Bug::Queen && piece.color() == color {
+                Some(to)
+            } else {
+                self.queen(color)
+            };
+            queen.is_some_and(|q| {
+                let mut ring = self.ring(q) | q.bit_toward(to);
+                if let Some(e) = emptied {
+                    ring &= !q.bit_toward(e);
+                }
+                ring == 0x3F
+            })
+        };
+        match (surrounded(Color::White), surrounded(Color::Black)) {
+            (true, true) => Some(Outcome::Draw),
+            (true, false) => Some(Outcome::Win(Color::Black)),
+            (false, true) => Some(Outcome::Win(Color::White)),
+            (false, false) => None,
+        }
+    }
+
     /// How many times the current position has occurred in this game,
     /// including now.
     pub fn repetitions(&self) -> usize {
