@@ -249,23 +249,21 @@ impl Position {
     /// and satisfies `wanted`, which is asked about such moves one by one
     /// (the order of [`Position::moves_onto`]) until it says yes. Only the
     /// pieces that might get there are asked ([`Position::confirms_legal`]),
-    /// unless a Pillbug's throw could land there, which the whole move list
-    /// is needed for.
+    /// and the throws of a Pillbug (or Mosquito) next to `to`.
     pub fn find_move_onto(&self, to: Hex, mut wanted: impl FnMut(Move) -> bool) -> Option<Move> {
         let color = self.side_to_move();
-        // A throw lands next to the Pillbug (or Mosquito) that throws.
-        let thrower_next_to = to.neighbors().into_iter().any(|n| {
-            self.top(n).is_some_and(|t| {
-                t.color() == color && matches!(t.bug(), Bug::Pillbug | Bug::Mosquito)
-            })
-        });
-        if thrower_next_to {
-            let mut all = MoveList::new();
-            self.generate_moves(&mut all);
-            return all
-                .iter()
-                .copied()
-                .find(|&mv| mv.to() == Some(to) && wanted(mv));
+        // A throw lands next to the Pillbug (or Mosquito) that throws, and
+        // like every movement waits for the own Queen.
+        let last = self.last_moved();
+        let mut throwers: ArrayVec<Hex, 6> = ArrayVec::new();
+        if self.queen(color).is_some() {
+            for n in to.neighbors() {
+                if let Some(t) = self.top(n) {
+                    if t.color() == color && Some(t) != last && self.can_throw(t, n) {
+                        throwers.push(n);
+                    }
+                }
+            }
         }
         if self.is_placement_cell(color, to) {
             for piece in self.placeable_pieces(color) {
@@ -275,6 +273,9 @@ impl Position {
                 }
             }
         }
+        // Own pieces that reach `to` by their own move, so that a throw of
+        // one of them there is not asked about twice.
+        let mut reached = 0u32;
         for from in self.cells_topped_by(color) {
             let Some(piece) = self.top(from).filter(|_| from != to) else {
                 continue;
@@ -299,9 +300,27 @@ impl Position {
                 self.for_each_destination(piece, from, h, |dest| reaches |= dest == to);
                 reaches
             };
-            let mv = Move::Move { piece, from, to };
-            if reaches && wanted(mv) {
-                return Some(mv);
+            if reaches {
+                let mv = Move::Move { piece, from, to };
+                if wanted(mv) {
+                    return Some(mv);
+                }
+                reached |= 1 << piece.index();
+            }
+        }
+        if !throwers.is_empty() {
+            let mut throws = MoveList::new();
+            self.generate_throws(&throwers, &mut Pins { pos: self }, &mut throws);
+            for &mv in &throws {
+                let Move::Move {
+                    piece, to: dest, ..
+                } = mv
+                else {
+                    continue;
+                };
+                if dest == to && reached & (1 << piece.index()) == 0 && wanted(mv) {
+                    return Some(mv);
+                }
             }
         }
         None
@@ -449,16 +468,8 @@ impl Position {
             }
             let from = self.hex_of(piece).unwrap_or(Hex::ORIGIN);
             let h = self.height(from);
-            let bug = piece.bug();
-            if h == 1 && (bug == Bug::Pillbug || bug == Bug::Mosquito) {
-                let copies_pillbug = bug == Bug::Pillbug
-                    || from
-                        .neighbors()
-                        .iter()
-                        .any(|&n| self.top(n).is_some_and(|t| t.bug() == Bug::Pillbug));
-                if copies_pillbug {
-                    throwers.push(from);
-                }
+            if self.can_throw(piece, from) {
+                throwers.push(from);
             }
             if h == 1 && pinned.is_pinned(from) {
                 continue;
@@ -470,6 +481,22 @@ impl Position {
         if !throwers.is_empty() {
             self.generate_throws(&throwers, &mut pinned, moves);
         }
+    }
+
+    /// Whether `piece`, the top piece at `from`, throws its neighbours when
+    /// it is free to act (not the piece that moved last): a Pillbug on the
+    /// ground, or a Mosquito on the ground next to one.
+    #[inline(always)]
+    fn can_throw(&self, piece: Piece, from: Hex) -> bool {
+        self.height(from) == 1
+            && match piece.bug() {
+                Bug::Pillbug => true,
+                Bug::Mosquito => from
+                    .neighbors()
+                    .iter()
+                    .any(|&n| self.top(n).is_some_and(|t| t.bug() == Bug::Pillbug)),
+                _ => false,
+            }
     }
 
     /// Calls `f` with each cell `piece` (the top piece at `from`, `h` high,
