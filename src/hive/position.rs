@@ -83,6 +83,19 @@ pub enum Outcome {
     Draw,
 }
 
+impl Outcome {
+    /// The result when these Queens are surrounded: both is a draw, one
+    /// loses, neither leaves the game going.
+    fn of_surrounds(white: bool, black: bool) -> Option<Outcome> {
+        match (white, black) {
+            (true, true) => Some(Outcome::Draw),
+            (true, false) => Some(Outcome::Win(Color::Black)),
+            (false, true) => Some(Outcome::Win(Color::White)),
+            (false, false) => None,
+        }
+    }
+}
+
 /// What a move destroys, kept to undo it.
 #[derive(Copy, Clone, Debug)]
 struct Undo {
@@ -422,15 +435,10 @@ impl Position {
     /// The result by Queen surround alone (repetition is the game's business,
     /// see [`Position::is_threefold`]).
     pub fn surround_outcome(&self) -> Option<Outcome> {
-        match (
+        Outcome::of_surrounds(
             self.queen_surrounded(Color::White),
             self.queen_surrounded(Color::Black),
-        ) {
-            (true, true) => Some(Outcome::Draw),
-            (true, false) => Some(Outcome::Win(Color::Black)),
-            (false, true) => Some(Outcome::Win(Color::White)),
-            (false, false) => None,
-        }
+        )
     }
 
     /// The result by Queen surround that `mv` would give: what
@@ -458,12 +466,7 @@ impl Position {
                 ring == 0x3F
             })
         };
-        match (surrounded(Color::White), surrounded(Color::Black)) {
-            (true, true) => Some(Outcome::Draw),
-            (true, false) => Some(Outcome::Win(Color::Black)),
-            (false, true) => Some(Outcome::Win(Color::White)),
-            (false, false) => None,
-        }
+        Outcome::of_surrounds(surrounded(Color::White), surrounded(Color::Black))
     }
 
     /// How many times the current position has occurred in this game,
