@@ -255,24 +255,18 @@ fn threefold_repetition_draws_and_undo_resumes() {
 fn every_spelling_of_a_move_is_accepted() {
     let mut checked = 0;
     for (seed, game_type) in [(7u64, GameType::BASE), (11, GameType::MLP)] {
-        let mut rng = seed;
-        let mut pos = Position::new(game_type, Rules::default());
-        for _ in 0..60 {
-            if pos.surround_outcome().is_some() {
-                break;
-            }
-            let mut list = MoveList::new();
-            pos.generate_moves(&mut list);
-            for &mv in &list {
-                for spelling in spellings(&pos, mv) {
-                    let parsed = parse_move(&pos, &spelling)
+        let uniform =
+            |_: &Position, list: &MoveList, rng: &mut u64| list[next(rng) as usize % list.len()];
+        playout(game_type, 60, seed, uniform, |pos, list| {
+            for &mv in list {
+                for spelling in spellings(pos, mv) {
+                    let parsed = parse_move(pos, &spelling)
                         .unwrap_or_else(|e| panic!("'{spelling}' rejected: {e}"));
                     assert_eq!(parsed, mv, "'{spelling}'");
                     checked += 1;
                 }
             }
-            pos.make(list[next(&mut rng) as usize % list.len()]);
-        }
+        });
     }
     assert!(checked > 1000, "only {checked} spellings checked");
 }
@@ -327,6 +321,31 @@ fn next(state: &mut u64) -> u64 {
     state.wrapping_mul(0x2545_F491_4F6C_DD1D)
 }
 
+/// Plays up to `plies` moves of `game_type` from the start, chosen by
+/// `choose` from a generator seeded with `seed`, and stops once a Queen is
+/// surrounded. `visit` sees every position before its move is chosen, with
+/// its legal moves, and must leave it as it found it.
+fn playout(
+    game_type: GameType,
+    plies: usize,
+    seed: u64,
+    choose: impl Fn(&Position, &MoveList, &mut u64) -> Move,
+    mut visit: impl FnMut(&mut Position, &MoveList),
+) {
+    let mut rng = seed;
+    let mut pos = Position::new(game_type, Rules::default());
+    for _ in 0..plies {
+        if pos.surround_outcome().is_some() {
+            break;
+        }
+        let mut list = MoveList::new();
+        pos.generate_moves(&mut list);
+        visit(&mut pos, &list);
+        let mv = choose(&pos, &list, &mut rng);
+        pos.make(mv);
+    }
+}
+
 /// A random move, preferring ones that land next to a Queen.
 fn steer_to_queens(pos: &Position, list: &MoveList, rng: &mut u64) -> Move {
     let near: Vec<Move> = list
@@ -359,15 +378,9 @@ fn the_outcome_of_a_move_is_known_before_it_is_played() {
     for (i, t) in types.iter().enumerate() {
         let game_type = GameType::parse(t).expect("game type");
         for seed in 0..12u64 {
-            let mut rng = 0x5DEE_CE66 + 977 * seed + i as u64;
-            let mut pos = Position::new(game_type, Rules::default());
-            for _ in 0..200 {
-                if pos.surround_outcome().is_some() {
-                    break;
-                }
-                let mut list = MoveList::new();
-                pos.generate_moves(&mut list);
-                for &mv in &list {
+            let rng = 0x5DEE_CE66 + 977 * seed + i as u64;
+            playout(game_type, 200, rng, steer_to_queens, |pos, list| {
+                for &mv in list {
                     let predicted = pos.surround_outcome_after(mv);
                     pos.make(mv);
                     let played = pos.surround_outcome();
@@ -379,9 +392,7 @@ fn the_outcome_of_a_move_is_known_before_it_is_played() {
                         None => {}
                     }
                 }
-                let mv = steer_to_queens(&pos, &list, &mut rng);
-                pos.make(mv);
-            }
+            });
         }
     }
     assert!(decided[0] >= 20, "too few winning moves seen: {decided:?}");
