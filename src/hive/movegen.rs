@@ -252,19 +252,6 @@ impl Position {
     /// and the throws of a Pillbug (or Mosquito) next to `to`.
     pub fn find_move_onto(&self, to: Hex, mut wanted: impl FnMut(Move) -> bool) -> Option<Move> {
         let color = self.side_to_move();
-        // A throw lands next to the Pillbug (or Mosquito) that throws, and
-        // like every movement waits for the own Queen.
-        let last = self.last_moved();
-        let mut throwers: ArrayVec<Hex, 6> = ArrayVec::new();
-        if self.queen(color).is_some() {
-            for n in to.neighbors() {
-                if let Some(t) = self.top(n) {
-                    if t.color() == color && Some(t) != last && self.can_throw(t, n) {
-                        throwers.push(n);
-                    }
-                }
-            }
-        }
         if self.is_placement_cell(color, to) {
             for piece in self.placeable_pieces(color) {
                 let mv = Move::Place { piece, to };
@@ -306,6 +293,19 @@ impl Position {
                     return Some(mv);
                 }
                 reached |= 1 << piece.index();
+            }
+        }
+        // A throw lands next to the Pillbug (or Mosquito) that throws, and
+        // like every movement waits for the own Queen.
+        let last = self.last_moved();
+        let mut throwers: ArrayVec<Hex, 6> = ArrayVec::new();
+        if self.queen(color).is_some() {
+            for n in to.neighbors() {
+                if let Some(t) = self.top(n) {
+                    if t.color() == color && Some(t) != last && self.can_throw(t, n) {
+                        throwers.push(n);
+                    }
+                }
             }
         }
         if !throwers.is_empty() {

@@ -183,6 +183,11 @@ pub const PIECES_PER_SIDE: usize = 14;
 /// Number of piece ids.
 pub const NUM_PIECES: usize = 2 * PIECES_PER_SIDE;
 
+/// Length of the tables indexed by piece id: the 28 ids padded to 32, so
+/// that an id (always below 32, as [`Piece::index`] and the bits of a 32-bit
+/// mask are) indexes them without a bounds check.
+pub const ID_SLOTS: usize = 32;
+
 /// The bug of each slot.
 const SLOT_BUG: [Bug; PIECES_PER_SIDE] = [
     Bug::Queen,
@@ -201,10 +206,10 @@ const SLOT_BUG: [Bug; PIECES_PER_SIDE] = [
     Bug::Pillbug,
 ];
 
-/// The bug of each piece id, padded to 32 entries so that an id masked with
-/// 31 needs neither a modulo nor a bounds check.
-const ID_BUG: [Bug; 32] = {
-    let mut t = [Bug::Queen; 32];
+/// The bug of each piece id (padded to [`ID_SLOTS`]), so that no modulo is
+/// needed.
+const ID_BUG: [Bug; ID_SLOTS] = {
+    let mut t = [Bug::Queen; ID_SLOTS];
     let mut i = 0;
     while i < 2 * PIECES_PER_SIDE {
         t[i] = SLOT_BUG[i % PIECES_PER_SIDE];
@@ -213,10 +218,10 @@ const ID_BUG: [Bug; 32] = {
     t
 };
 
-/// [`Piece::kind_index`] by piece id: colour · 8 + bug (padded to 32, as
-/// [`ID_BUG`]).
-const KIND_INDEX: [u8; 32] = {
-    let mut t = [0u8; 32];
+/// [`Piece::kind_index`] by piece id: colour · 8 + bug (padded to
+/// [`ID_SLOTS`]).
+const KIND_INDEX: [u8; ID_SLOTS] = {
+    let mut t = [0u8; ID_SLOTS];
     let mut i = 0;
     while i < 2 * PIECES_PER_SIDE {
         t[i] = ((i / PIECES_PER_SIDE) * 8 + SLOT_BUG[i % PIECES_PER_SIDE] as usize) as u8;
@@ -249,11 +254,12 @@ impl Piece {
         }
     }
 
-    /// The id of this piece, `0..28`. (Masked to 32, though every id is
-    /// below 28 already, so that arrays padded to 32 need no bounds check.)
+    /// The id of this piece, `0..28`. (Masked to [`ID_SLOTS`], though every
+    /// id is below 28 already, so that tables of that length need no bounds
+    /// check.)
     #[inline(always)]
     pub const fn index(self) -> usize {
-        (self.0 & 31) as usize
+        self.0 as usize & (ID_SLOTS - 1)
     }
 
     /// The owner.
@@ -269,7 +275,7 @@ impl Piece {
     /// The insect.
     #[inline(always)]
     pub const fn bug(self) -> Bug {
-        ID_BUG[self.0 as usize & 31]
+        ID_BUG[self.index()]
     }
 
     /// The piece's number among its colour's pieces of the same bug (1-based).
@@ -281,7 +287,7 @@ impl Piece {
     /// ordering (a table lookup: move ordering asks for every move).
     #[inline(always)]
     pub const fn kind_index(self) -> usize {
-        KIND_INDEX[self.0 as usize & 31] as usize
+        KIND_INDEX[self.index()] as usize
     }
 }
 

@@ -14,17 +14,12 @@
 //! practice and undo takes the count back.
 
 use super::hex::{Direction, Hex, HexSet, CELLS};
-use super::piece::{Bug, ByColor, Color, GameType, Piece, NUM_PIECES};
+use super::piece::{Bug, ByColor, Color, GameType, Piece, ID_SLOTS, NUM_PIECES};
 use super::zobrist;
 use std::fmt;
 
 /// Marker for "no piece" in the compact per-cell and per-piece arrays.
 const NO_PIECE: u8 = 0xFF;
-
-/// Length of the per-piece arrays: the 28 piece ids padded to 32, so that
-/// an id (always below 32, as [`Piece::index`] and the bits of a 32-bit
-/// mask are) indexes them without a bounds check.
-const ID_SLOTS: usize = 32;
 
 /// Size of the repetition counting filter (a power of two).
 const REP_FILTER: usize = 4096;
