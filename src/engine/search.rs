@@ -1074,6 +1074,7 @@ impl<'a> Worker<'a> {
                     if pv_node {
                         r -= 1;
                     }
+                    r -= self.heur.history(mv) / params::LMR_HISTORY_DIVISOR;
                     r = r.clamp(0, new_depth - 1);
                 }
                 let mut s = -self.negamax(new_depth - r, -alpha - 1, -alpha, ply + 1, true);
