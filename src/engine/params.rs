@@ -366,7 +366,8 @@ pub const LMR_DIVISOR: f64 = 2.0;
 /// much it has lost. 2048 rather than 4096 (up to two plies): against 4096
 /// (`fb24b47`) at 0.3 s a move 65-45-10 (`waggle arena`, Threads=1, 120
 /// games, the Base and Base+MLP openings alternating, +58 Elo, 95% interval
-/// −1 to +121). 4096 against none: 60-42-18 at 0.3 s a move against
+/// −1 to +121); 1024 scored 54-56-10 against 2048 in the same way, and
+/// [`LMR_BASE`] 1.0 with 2048 49-58-13. 4096 against none: 60-42-18 at 0.3 s a move against
 /// `11bec28` (+53 Elo, 95% interval −4 to +112); earlier 90-61-49 at 0.2 s
 /// against `122f429`, and 48-53-19 and 46-39-15 at 0.5 s against `122f429`
 /// and `5eb7cc6`: 244-195-101 over the 540 games, about +32 Elo.
