@@ -361,16 +361,17 @@ pub const LMR_BASE: f64 = 0.75;
 /// (`selfplay --pairs 15 --movetime-ms 100 --b-lmr-divisor 2.0`, seeds 9,
 /// 13, 21, 33); 1.2 scored 25.5/60 and 2.5 29/60 against 1.5.
 pub const LMR_DIVISOR: f64 = 2.0;
-/// Late-move reductions: one ply less for each this much history a quiet
-/// move has earned (up to four at [`HISTORY_MAX`]), one more for each this
-/// much it has lost. 2048 rather than 4096 (up to two plies): against 4096
-/// (`fb24b47`) at 0.3 s a move 65-45-10 (`waggle arena`, Threads=1, 120
-/// games, the Base and Base+MLP openings alternating, +58 Elo, 95% interval
-/// −1 to +121); 1024 scored 54-56-10 against 2048 in the same way, and
-/// [`LMR_BASE`] 1.0 with 2048 49-58-13. 4096 against none: 60-42-18 at 0.3 s a move against
-/// `11bec28` (+53 Elo, 95% interval −4 to +112); earlier 90-61-49 at 0.2 s
-/// against `122f429`, and 48-53-19 and 46-39-15 at 0.5 s against `122f429`
-/// and `5eb7cc6`: 244-195-101 over the 540 games, about +32 Elo.
+/// Late-move reductions: a reduced move gets one ply less for each this
+/// much history it has earned (up to four at [`HISTORY_MAX`]), one more for
+/// each this much it has lost. 2048 rather than 4096 (up to two plies):
+/// against 4096 (`fb24b47`) at 0.3 s a move 65-45-10 (`waggle arena`,
+/// Threads=1, 120 games, the Base and Base+MLP openings alternating, +58
+/// Elo, 95% interval −1 to +121); 1024 scored 54-56-10 against 2048 in the
+/// same way, and [`LMR_BASE`] 1.0 with 2048 49-58-13. 4096 against none:
+/// 60-42-18 at 0.3 s a move against `11bec28` (+53 Elo, 95% interval −4 to
+/// +112); earlier 90-61-49 at 0.2 s against `122f429`, and 48-53-19 and
+/// 46-39-15 at 0.5 s against `122f429` and `5eb7cc6`: 244-195-101 over the
+/// 540 games, about +32 Elo.
 pub const LMR_HISTORY_DIVISOR: i32 = 2048;
 
 /// Internal iterative reduction: from this depth on, a node the table knows
