@@ -339,11 +339,15 @@ pub const FUTILITY_MAX_DEPTH: i32 = 2;
 /// See [`FUTILITY_MAX_DEPTH`], in centi-liberties per ply.
 pub const FUTILITY_MARGIN: i32 = 150;
 /// Late-move pruning: in non-PV nodes this deep or shallower, quiet moves
-/// after the first `LMP_BASE + LMP_PER_DEPTH2 · depth²` are skipped. 5
-/// (also 52 and 79 moves at depth 4 and 5) rather than 3: 40-31-9 against 3
-/// at 0.5 s a move (`waggle arena`, Threads=1, 80 games), and 47-42-11
-/// against 4, which scored 66-52-22 against 3 (140 games).
-pub const LMP_MAX_DEPTH: i32 = 5;
+/// after the first `LMP_BASE + LMP_PER_DEPTH2 · depth²` are skipped. 6
+/// (also 112 moves at depth 6) rather than 5: 119-90-31 against 5 at 0.3 s
+/// a move (`waggle arena`, Threads=1, 240 games at `c70d442`, the Base and
+/// Base+MLP openings alternating), with nearly the same bench nodes (only
+/// nodes with more than 112 quiet moves change). 5 (also 52 and 79 moves at
+/// depth 4 and 5) rather than 3: 40-31-9 against 3 at 0.5 s a move (80
+/// games), and 47-42-11 against 4, which scored 66-52-22 against 3 (140
+/// games).
+pub const LMP_MAX_DEPTH: i32 = 6;
 /// See [`LMP_MAX_DEPTH`].
 pub const LMP_BASE: usize = 4;
 /// See [`LMP_MAX_DEPTH`]. 3 (7, 16 and 31 moves at depth 1 to 3) rather
