@@ -211,6 +211,9 @@ impl Features {
     /// How the engine plays. Null-move pruning is off: at equal nodes it
     /// lost 46.5/100 games to the same engine without it (two 20000-node
     /// self-play runs, seeds 5 and 13), so it stays available for tests only.
+    /// Tried again at `f4bb896` (25% fewer bench nodes): 112-106-22 at
+    /// 0.3 s a move (240 games) and 11-20-1 at 1 s (32 games, stopped)
+    /// against the engine without it (`waggle arena`, Threads=1).
     /// The surround-threat extension is off since late-move pruning came:
     /// with it the engine scored 62/120 at 100 ms and 19.5/40 at 300 ms a
     /// move against itself without it (`selfplay --b-flip-ext`, seeds 9, 13,
