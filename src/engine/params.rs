@@ -346,10 +346,11 @@ pub const FUTILITY_MARGIN: i32 = 150;
 /// nodes with more than 112 quiet moves change). At 1 s a move, even:
 /// 37-37-14 against 5 (88 games on lines 1–44 of every other pair of the
 /// alternating openings, in two runs of 21-28-7 and 16-9-7; 95% interval
-/// −67 to +67 Elo), so no gain confirmed there. 7 (151 moves) scored 37-46-11 against
-/// 6 (94 games at 0.3 s, stopped). 5 (also 52 and 79 moves at depth 4 and
-/// 5) rather than 3: 40-31-9 against 3 at 0.5 s a move (80 games), and
-/// 47-42-11 against 4, which scored 66-52-22 against 3 (140 games).
+/// −67 to +67 Elo), so no gain confirmed there. 7 (151 moves) scored
+/// 37-46-11 against 6 (94 games at 0.3 s, stopped). 5 (also 52 and 79
+/// moves at depth 4 and 5) rather than 3: 40-31-9 against 3 at 0.5 s a move
+/// (80 games), and 47-42-11 against 4, which scored 66-52-22 against 3 (140
+/// games).
 pub const LMP_MAX_DEPTH: i32 = 6;
 /// See [`LMP_MAX_DEPTH`].
 pub const LMP_BASE: usize = 4;
