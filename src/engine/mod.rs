@@ -8,7 +8,7 @@
 //! * [`ordering`]: move ordering;
 //! * [`eval`] and [`params`]: the evaluation and every tuned number;
 //! * [`time`](mod@time): deadlines;
-//! * [`bench`]: the fixed-depth node-count signature.
+//! * [`bench`](mod@bench): the fixed-depth node-count signature.
 //!
 //! Threads (Lazy SMP): [`Engine::search`] runs one worker per thread inside
 //! `std::thread::scope`. Helpers search the same root with the shared table

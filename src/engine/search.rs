@@ -50,7 +50,7 @@ pub struct Shared<'a> {
     pub stop: &'a AtomicBool,
     /// Raised by the main worker when it is done or out of time.
     pub abort: AtomicBool,
-    /// Nodes of all workers, flushed every [`CHECK_EVERY`] nodes.
+    /// Nodes of all workers, flushed every `CHECK_EVERY` nodes.
     pub nodes: AtomicU64,
     /// The iterations completed so far, one per depth, shallowest first,
     /// each by whichever worker completed it first (locked once per
@@ -60,7 +60,7 @@ pub struct Shared<'a> {
     /// still searching that depth or a shallower one gives its iteration up.
     pub completed: AtomicU32,
     /// Simplified ABDADA: the positions some worker is searching right now,
-    /// by [`busy_key`]; the others search their other moves first.
+    /// by `busy_key`; the others search their other moves first.
     pub busy: &'a [AtomicU64],
 }
 
