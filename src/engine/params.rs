@@ -344,9 +344,9 @@ pub const FUTILITY_MARGIN: i32 = 150;
 /// a move (`waggle arena`, Threads=1, 240 games at `c70d442`, the Base and
 /// Base+MLP openings alternating), with nearly the same bench nodes (only
 /// nodes with more than 112 quiet moves change). At 1 s a move, even:
-/// 37-37-14 against 5 (88 games on lines 1–44 of every other pair of the
-/// alternating openings, in two runs of 21-28-7 and 16-9-7; 95% interval
-/// −67 to +67 Elo), so no gain confirmed there. 7 (151 moves) scored
+/// 51-51-18 against 5 (120 games on every other pair of the alternating
+/// openings, in three runs of 21-28-7, 16-9-7 and 14-14-4; 95% interval
+/// −58 to +58 Elo), so no gain confirmed there. 7 (151 moves) scored
 /// 37-46-11 against 6 (94 games at 0.3 s, stopped). 5 (also 52 and 79
 /// moves at depth 4 and 5) rather than 3: 40-31-9 against 3 at 0.5 s a move
 /// (80 games), and 47-42-11 against 4, which scored 66-52-22 against 3 (140
