@@ -340,6 +340,43 @@ proptest! {
     }
 
     #[test]
+    fn a_move_sparing_the_own_queen_is_found_where_one_exists(p in playout()) {
+        p.play(|g| {
+            let pos = g.position();
+            let us = pos.side_to_move();
+            let Some(free) = pos.queen_free_cells(us) else {
+                assert!(pos.has_move_sparing_own_queen(), "{}", g.game_string());
+                return;
+            };
+            if pos.surround_outcome().is_some() {
+                return;
+            }
+            let mut legal = MoveList::new();
+            pos.generate_moves(&mut legal);
+            let mut after = pos.clone();
+            let sparing: Vec<Move> = legal
+                .iter()
+                .copied()
+                .filter(|&mv| {
+                    after.make(mv);
+                    let spares = after.queen_free_cells(us).is_some_and(|f| f >= free);
+                    after.unmake();
+                    spares
+                })
+                .collect();
+            if pos.has_move_sparing_own_queen() {
+                assert!(!sparing.is_empty(), "no move spares her in {}", g.game_string());
+            } else {
+                // Only a throw or a forced pass, which the move list alone
+                // knows, may spare her.
+                for &mv in &sparing {
+                    assert!(!pos.confirms_legal(mv), "{mv:?} spares her in {}", g.game_string());
+                }
+            }
+        });
+    }
+
+    #[test]
     fn moves_onto_a_cell_are_the_listed_moves_that_end_there(p in playout()) {
         p.play(|g| {
             let pos = g.position();

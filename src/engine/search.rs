@@ -798,12 +798,18 @@ impl<'a> Worker<'a> {
             // Reverse futility: far above beta near the leaves, unless the
             // own Queen is down to one free cell (as chess engines do not
             // prune in check): the static evaluation cannot see the
-            // surround the opponent may have next.
+            // surround the opponent may have next. Nor where she has two
+            // and every move fills one of them: the side is in zugzwang,
+            // and the static evaluation assumes it has a move that holds.
             if f.rfp
                 && depth <= params::RFP_MAX_DEPTH
                 && !is_decisive(beta)
                 && static_eval - params::RFP_MARGIN * depth >= beta
-                && self.pos.queen_free_cells(us) != Some(1)
+                && match self.pos.queen_free_cells(us) {
+                    Some(1) => false,
+                    Some(2) => self.pos.has_move_sparing_own_queen(),
+                    _ => true,
+                }
             {
                 return static_eval;
             }

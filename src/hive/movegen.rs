@@ -194,6 +194,58 @@ impl Position {
         }
     }
 
+    /// Whether the side to move has a move that leaves its own Queen no
+    /// fewer free cells than she has now: a placement away from her, a
+    /// move that does not end on one of her free cells or that leaves one
+    /// (a piece stepping round her), a step of the Queen to a cell as free.
+    /// Throws and a forced pass are not looked at, so `false` can also
+    /// mean "only by a throw or a pass"; `true` when her side has not
+    /// placed her. The search asks
+    /// where she is down to two free cells: a side without such a move is
+    /// in zugzwang, one enemy move from losing.
+    pub fn has_move_sparing_own_queen(&self) -> bool {
+        let color = self.side_to_move();
+        let Some(q) = self.queen(color) else {
+            return true;
+        };
+        if !self.placeable_pieces(color).is_empty()
+            && self
+                .placement_cells(color)
+                .iter()
+                .any(|&c| !q.is_adjacent(c))
+        {
+            return true;
+        }
+        let free_now = 6 - self.occupied_neighbors(q);
+        let mut own = self.on_board_mask() & color_mask(color);
+        while own != 0 {
+            let i = own.trailing_zeros() as usize;
+            own &= own - 1;
+            let piece = piece_at(i);
+            let from = self.cell_of(i);
+            let Some(h) = self.free_to_move(piece, from) else {
+                continue;
+            };
+            let mut spares = false;
+            if piece.bug() == Bug::Queen {
+                self.for_each_destination(piece, from, h, |to| {
+                    // `from` empties: it was counted next to `to`.
+                    let around = self.occupied_neighbors(to) - usize::from(from.is_adjacent(to));
+                    spares |= 6 - around >= free_now;
+                });
+            } else {
+                let frees_one = h == 1 && q.is_adjacent(from);
+                self.for_each_destination(piece, from, h, |to| {
+                    spares |= frees_one || !q.is_adjacent(to) || self.is_occupied(to);
+                });
+            }
+            if spares {
+                return true;
+            }
+        }
+        false
+    }
+
     /// Whether `color` may place a piece on `to` (one of
     /// [`Position::placement_cells`], ignoring what is in hand).
     #[inline(always)]
