@@ -1,0 +1,134 @@
+//! Checks the engine on every Queen-surround tactic of many seeded
+//! semi-greedy games (as `gen_tactics.rs` plays them), not just on the few
+//! that `bench-positions/tactics.txt` keeps. Each position where the side
+//! to move can surround in 1, surround in 2 (no surround in 1), or must
+//! block a surround (some moves lose at once, some do not) is proven by the
+//! full-width prover in `tests/common/prove.rs`; the engine as it plays then
+//! searches it to the depth the tactic needs, one ply deeper and to depth 6
+//! (5 for a surround in 1), and its move must be among the proven ones. A
+//! block that the engine passes over for a draw by repetition is counted
+//! apart: the prover does not see repetitions.
+//!
+//! ```text
+//! cargo run --release --example tactics_sweep -- [games=300] [seed=1]
+//! ```
+//! Prints each miss (kind, depth, the engine's move and score, the proven
+//! moves, the GameString) and the counts.
+
+#[path = "../tests/common/greedy.rs"]
+mod greedy;
+#[path = "../tests/common/prove.rs"]
+mod prove;
+
+use std::sync::atomic::AtomicBool;
+use waggle::engine::{Engine, EngineOptions, Limits, SearchResult};
+use waggle::hive::game::Game;
+use waggle::hive::notation::move_string;
+use waggle::hive::{GameType, Move, Outcome, Position, Rules};
+use waggle::tools::rng::SplitMix64;
+
+const KINDS: [&str; 3] = ["surround-in-1", "surround-in-2", "block"];
+/// Search depths per kind: the depth it needs, one more, and a deep one.
+const DEPTHS: [[u32; 3]; 3] = [[1, 2, 5], [3, 4, 6], [2, 3, 6]];
+/// Positions with more legal moves than this are not proven for a
+/// surround in 2 (the prover's cost grows with the square of it).
+const MAX_MOVES_IN_2: usize = 150;
+
+fn search(pos: &Position, depth: u32) -> SearchResult {
+    let mut e = Engine::new(EngineOptions {
+        threads: 1,
+        hash_mb: 4,
+        repetition_draw: true,
+        contempt: waggle::engine::params::CONTEMPT,
+    });
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    e.search(pos, &limits, &AtomicBool::new(false), &mut |_| {})
+}
+
+/// The tactic in `pos`, if any: its kind (an index into [`KINDS`]) and the
+/// proven moves.
+fn tactic(pos: &mut Position) -> Option<(usize, Vec<Move>)> {
+    let in_1 = prove::wins_in_1(pos);
+    if !in_1.is_empty() {
+        return Some((0, in_1));
+    }
+    let n = prove::move_count(pos);
+    let blocks = prove::blocks(pos);
+    if !blocks.is_empty() && blocks.len() < n {
+        return Some((2, blocks));
+    }
+    if blocks.is_empty() || n > MAX_MOVES_IN_2 {
+        return None;
+    }
+    let in_2 = prove::wins_in_2(pos);
+    (!in_2.is_empty()).then_some((1, in_2))
+}
+
+fn main() {
+    let args: Vec<u64> = std::env::args()
+        .skip(1)
+        .filter_map(|a| a.parse().ok())
+        .collect();
+    let games = args.first().copied().unwrap_or(300);
+    let seed = args.get(1).copied().unwrap_or(1);
+    let mut rng = SplitMix64::new(seed);
+    let mut checked = [0usize; 3];
+    let mut misses = 0;
+    let mut repetitions = 0;
+    for g in 0..games {
+        let game_type = if g % 3 == 1 {
+            GameType::MLP
+        } else {
+            GameType::BASE
+        };
+        let mut game = Game::new(game_type, Rules::default(), true);
+        for _ in 0..150 {
+            if game.outcome().is_some() {
+                break;
+            }
+            let mut pos = game.position().clone();
+            if game.move_strings().len() >= 8 {
+                if let Some((kind, answers)) = tactic(&mut pos) {
+                    checked[kind] += 1;
+                    for depth in DEPTHS[kind] {
+                        let r = search(&pos, depth);
+                        if answers.contains(&r.best_move) {
+                            continue;
+                        }
+                        let mut after = game.clone();
+                        if kind == 2
+                            && after.play(r.best_move).is_ok()
+                            && after.outcome() == Some(Outcome::Draw)
+                        {
+                            repetitions += 1;
+                            continue;
+                        }
+                        misses += 1;
+                        let proven: Vec<String> =
+                            answers.iter().map(|&m| move_string(&pos, m)).collect();
+                        println!(
+                            "miss: {} at depth {depth}: {} (score {}) not in [{}] | {}",
+                            KINDS[kind],
+                            move_string(&pos, r.best_move),
+                            r.score,
+                            proven.join(", "),
+                            game.game_string()
+                        );
+                    }
+                }
+            }
+            let mv = greedy::semi_greedy_move(&game, &mut rng);
+            if game.play(mv).is_err() {
+                break;
+            }
+        }
+    }
+    println!(
+        "{} surround-in-1, {} surround-in-2, {} block positions; {misses} misses; \
+         {repetitions} blocks passed over for a draw by repetition",
+        checked[0], checked[1], checked[2]
+    );
+}
