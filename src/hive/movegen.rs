@@ -200,9 +200,8 @@ impl Position {
     /// (a piece stepping round her), a step of the Queen to a cell as free.
     /// Throws and a forced pass are not looked at, so `false` can also
     /// mean "only by a throw or a pass"; `true` when her side has not
-    /// placed her. The search asks
-    /// where she is down to two free cells: a side without such a move is
-    /// in zugzwang, one enemy move from losing.
+    /// placed her. The search asks where she is down to two free cells: a
+    /// side without such a move is in zugzwang, one enemy move from losing.
     pub fn has_move_sparing_own_queen(&self) -> bool {
         let color = self.side_to_move();
         let Some(q) = self.queen(color) else {
