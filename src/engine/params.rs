@@ -371,7 +371,8 @@ pub const LMR_BASE: f64 = 0.75;
 /// 13, 21, 33); 1.2 scored 25.5/60 and 2.5 29/60 against 1.5.
 /// With history-scaled reductions, 1.75 scored 110-106-24 against 2.0
 /// (`waggle arena`, 0.3 s a move, Threads=1, 240 games, the Base and
-/// Base+MLP openings alternating).
+/// Base+MLP openings alternating), and 50-60-10 at 1 s a move (120 games,
+/// every other pair of those openings).
 pub const LMR_DIVISOR: f64 = 2.0;
 /// Late-move reductions: a reduced move gets one ply less for each this
 /// much history it has earned (up to four at [`HISTORY_MAX`]), one more for
