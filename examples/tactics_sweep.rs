@@ -9,8 +9,17 @@
 //! block that the engine passes over for a draw by repetition is counted
 //! apart: the prover does not see repetitions.
 //!
+//! With `in3`, positions without a surround in 1 whose enemy Queen has at
+//! most [`IN_3_MAX_FREE`] free cells are also searched for a surround in 3
+//! (five plies, and no sooner) by the engine's exact search (pruning off,
+//! checked against plain negamax in `tests/search.rs`), which is too slow
+//! for the prover; one found counts as a surround in 3 even where it also
+//! blocks a threat. The engine then searches to depth 5, 6 and 7, and its
+//! move must still win in five plies (the exact search after it loses in
+//! four).
+//!
 //! ```text
-//! cargo run --release --example tactics_sweep -- [games=300] [seed=1]
+//! cargo run --release --example tactics_sweep -- [games=300] [seed=1] [in3]
 //! ```
 //! Prints each miss (kind, depth, the engine's move and score, the proven
 //! moves, the GameString) and the counts.
@@ -21,26 +30,36 @@ mod greedy;
 mod prove;
 
 use std::sync::atomic::AtomicBool;
-use waggle::engine::{Engine, EngineOptions, Limits, SearchResult};
+use waggle::engine::{Engine, EngineOptions, Limits, SearchResult, MATE};
 use waggle::hive::game::Game;
 use waggle::hive::notation::move_string;
 use waggle::hive::{GameType, Move, Outcome, Position, Rules};
 use waggle::tools::rng::SplitMix64;
 
-const KINDS: [&str; 3] = ["surround-in-1", "surround-in-2", "block"];
+const KINDS: [&str; 4] = ["surround-in-1", "surround-in-2", "block", "surround-in-3"];
 /// Search depths per kind: the depth it needs, one more, and a deep one.
-const DEPTHS: [[u32; 3]; 3] = [[1, 2, 5], [3, 4, 6], [2, 3, 6]];
+const DEPTHS: [[u32; 3]; 4] = [[1, 2, 5], [3, 4, 6], [2, 3, 6], [5, 6, 7]];
+/// Positions whose enemy Queen has more free cells than this are not
+/// searched for a surround in 3 (the exact searches cost most of the run).
+const IN_3_MAX_FREE: usize = 4;
 /// Positions with more legal moves than this are not proven for a
 /// surround in 2 (the prover's cost grows with the square of it).
 const MAX_MOVES_IN_2: usize = 150;
 
-fn search(pos: &Position, depth: u32) -> SearchResult {
+/// The engine as it plays (or, `exact`, with pruning off and no repetition
+/// draws) searched to `depth`.
+fn search(pos: &Position, depth: u32, exact: bool) -> SearchResult {
     let mut e = Engine::new(EngineOptions {
         threads: 1,
         hash_mb: 4,
-        repetition_draw: true,
-        contempt: waggle::engine::params::CONTEMPT,
+        repetition_draw: !exact,
+        contempt: if exact {
+            0
+        } else {
+            waggle::engine::params::CONTEMPT
+        },
     });
+    e.set_pruning(!exact);
     let limits = Limits {
         depth: Some(depth),
         ..Limits::default()
@@ -49,11 +68,24 @@ fn search(pos: &Position, depth: u32) -> SearchResult {
 }
 
 /// The tactic in `pos`, if any: its kind (an index into [`KINDS`]) and the
-/// proven moves.
-fn tactic(pos: &mut Position) -> Option<(usize, Vec<Move>)> {
+/// proven moves (none for a surround in 3, whose answers are checked by
+/// [`wins_in_3_after`]).
+fn tactic(pos: &mut Position, in_3: bool) -> Option<(usize, Vec<Move>)> {
     let in_1 = prove::wins_in_1(pos);
     if !in_1.is_empty() {
         return Some((0, in_1));
+    }
+    // A win in exactly five plies also shows that none is shorter. Asked
+    // before the blocks: a block that wins in three counts as a surround
+    // in three.
+    let them = pos.side_to_move().opponent();
+    if in_3
+        && pos
+            .queen_free_cells(them)
+            .is_some_and(|f| f <= IN_3_MAX_FREE)
+        && search(pos, 5, true).score == MATE - 5
+    {
+        return Some((3, Vec::new()));
     }
     let n = prove::move_count(pos);
     let blocks = prove::blocks(pos);
@@ -67,7 +99,16 @@ fn tactic(pos: &mut Position) -> Option<(usize, Vec<Move>)> {
     (!in_2.is_empty()).then_some((1, in_2))
 }
 
+/// Whether `mv` keeps a forced surround in 3: every defence then loses in
+/// four plies.
+fn wins_in_3_after(pos: &Position, mv: Move) -> bool {
+    let mut after = pos.clone();
+    after.make(mv);
+    search(&after, 4, true).score == -(MATE - 4)
+}
+
 fn main() {
+    let in_3 = std::env::args().any(|a| a == "in3");
     let args: Vec<u64> = std::env::args()
         .skip(1)
         .filter_map(|a| a.parse().ok())
@@ -75,7 +116,7 @@ fn main() {
     let games = args.first().copied().unwrap_or(300);
     let seed = args.get(1).copied().unwrap_or(1);
     let mut rng = SplitMix64::new(seed);
-    let mut checked = [0usize; 3];
+    let mut checked = [0usize; 4];
     let mut misses = 0;
     let mut repetitions = 0;
     for g in 0..games {
@@ -91,11 +132,13 @@ fn main() {
             }
             let mut pos = game.position().clone();
             if game.move_strings().len() >= 8 {
-                if let Some((kind, answers)) = tactic(&mut pos) {
+                if let Some((kind, answers)) = tactic(&mut pos, in_3) {
                     checked[kind] += 1;
                     for depth in DEPTHS[kind] {
-                        let r = search(&pos, depth);
-                        if answers.contains(&r.best_move) {
+                        let r = search(&pos, depth, false);
+                        if answers.contains(&r.best_move)
+                            || (kind == 3 && wins_in_3_after(&pos, r.best_move))
+                        {
                             continue;
                         }
                         let mut after = game.clone();
@@ -127,8 +170,8 @@ fn main() {
         }
     }
     println!(
-        "{} surround-in-1, {} surround-in-2, {} block positions; {misses} misses; \
-         {repetitions} blocks passed over for a draw by repetition",
-        checked[0], checked[1], checked[2]
+        "{} surround-in-1, {} surround-in-2, {} block, {} surround-in-3 positions; \
+         {misses} misses; {repetitions} blocks passed over for a draw by repetition",
+        checked[0], checked[1], checked[2], checked[3]
     );
 }
