@@ -393,7 +393,7 @@ pub const LMR_HISTORY_DIVISOR: i32 = 2048;
 pub const IIR_MIN_DEPTH: i32 = 4;
 /// Internal iterative reduction: only while the side to move's Queen has at
 /// least this many free cells (or is in hand). With 2, the search missed
-/// two of the four surrounds in three in `tests/search.rs` at depth 5.
+/// two of the first four surrounds in three in `tests/search.rs` at depth 5.
 pub const IIR_QUEEN_FREE: usize = 3;
 
 /// Singular extension: from this depth on. With these constants the

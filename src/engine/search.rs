@@ -184,8 +184,9 @@ pub struct Features {
     /// One ply more after a move that leaves the enemy Queen one free cell.
     pub threat_extension: bool,
     /// Late-move pruning: near the leaves of non-PV nodes, quiet moves
-    /// (ones that neither crowd the enemy Queen nor free the own Queen)
-    /// after the first few are not searched.
+    /// (ones that neither crowd the enemy Queen nor free the own Queen, nor
+    /// let a piece reach her last free cell) after the first few are not
+    /// searched.
     pub lmp: bool,
     /// Futility pruning: near the leaves, where the static evaluation is far
     /// below alpha, quiet moves after the first are not searched.
@@ -228,7 +229,7 @@ impl Features {
     /// Internal iterative reduction is on: 90-65-45 at 0.2 s a move
     /// against the engine without it (`waggle arena`, 200 games). Without
     /// the exception for a crowded Queen it scored 197-133-70 (400 games)
-    /// but found two of the four surrounds in three in `tests/search.rs`
+    /// but found two of the first four surrounds in three in `tests/search.rs`
     /// only at depth 6; from depth 5 only, 84-77-38.
     /// The singular extension is on: 54-39-7 at 0.5 s and 43-27-10 at 1 s a
     /// move against the engine without it (`waggle arena`, 100 and 80
@@ -959,9 +960,16 @@ impl<'a> Worker<'a> {
         } else {
             usize::MAX
         };
-        // What late-move pruning may skip.
-        let prunable = |pos: &Position, mv: Move, move_order: i32| {
-            move_order < order::COUNTER && is_quiet(pos, mv, own_q, their_q)
+        // What late-move pruning may skip: a quiet move, but not one that,
+        // with the enemy Queen down to one free cell, lets a piece reach that
+        // cell next move (a threat, as a check is in chess). One ply from
+        // the leaves the reply is a leaf, which cannot see the threat, so
+        // there it is not asked.
+        let threats_matter = their_free == 1 && depth >= 2;
+        let prunable = |w: &mut Self, mv: Move, move_order: i32| {
+            move_order < order::COUNTER
+                && is_quiet(&w.pos, mv, own_q, their_q)
+                && !(threats_matter && w.threatens_surround(mv))
         };
         for step in 0.. {
             if step == 1 {
@@ -1013,7 +1021,7 @@ impl<'a> Worker<'a> {
                 lmp_done = true;
                 let mut keep = step;
                 for k in step..total {
-                    if !prunable(&self.pos, moves[k], scores[k]) {
+                    if !prunable(self, moves[k], scores[k]) {
                         moves.swap(keep, k);
                         scores.swap(keep, k);
                         keep += 1;
@@ -1038,7 +1046,7 @@ impl<'a> Worker<'a> {
             if step >= total
                 && searched >= lmp_after
                 && !is_decisive(best)
-                && prunable(&self.pos, mv, move_order)
+                && prunable(self, mv, move_order)
             {
                 continue;
             }
@@ -1165,6 +1173,19 @@ impl<'a> Worker<'a> {
             pos.surround_outcome_after(mv) == Some(Outcome::Win(us))
         })
         .is_some()
+    }
+
+    /// Whether after `mv` the side to move could surround the enemy Queen
+    /// at once if it had the move again: a move that lets a piece reach her
+    /// last free cell (by opening a gate or a path, or freeing a pinned
+    /// piece) threatens to win, however quiet it looks.
+    fn threatens_surround(&mut self, mv: Move) -> bool {
+        self.pos.make(mv);
+        self.pos.make(Move::Pass);
+        let threat = self.wins_at_once();
+        self.pos.unmake();
+        self.pos.unmake();
+        threat
     }
 
     /// Killers, history and countermove after `mv` refuted the node; the
