@@ -40,10 +40,11 @@ const WIN_IN_2: &[&str] = &[
 /// positions of `cargo run --release --example probe_deep -- win 12 1`. A
 /// search that took one ply off nodes without a table move (internal
 /// iterative reduction from depth 4) missed the first two at depth 5. The
-/// last three come from `probe_deep -- win every` runs; their second move
-/// is quiet (it fills no cell around the enemy Queen, down to one free
-/// cell, but lets a piece reach that cell), and late-move pruning dropped
-/// it until it kept such threats: all three were missed at depth 5.
+/// last three come from a draft of `tactics_sweep -- in3` (seeds 2 and 3,
+/// 16 MiB table, no contempt); their second move is quiet (it fills no cell
+/// around the enemy Queen, down to one free cell, but lets a piece reach
+/// that cell), and late-move pruning dropped it until it kept such threats:
+/// all three were missed at depth 5.
 const WIN_IN_3: &[&str] = &[
     r"Base+MLP;InProgress;Black[47];wB1;bA1 -wB1;wL wB1-;bL \bA1;wM wB1\;bM /bL;wQ wM\;bQ bL/;wL bQ\;bG1 /bM;wL bM\;bM wQ-;wP /wQ;bG2 bM/;wB2 wB1/;bG2 wQ\;wB2 wM/;bG3 -bG1;wP /bG2;bP -bL;wG1 /wP;bG3 bA1\;wB1 bQ\;bS1 -bQ;wB1 bQ-;bS1 wB1/;wA1 /wG1;bA2 bS1-;wG2 /wA1;bA2 /wQ;wS1 wB2/;bG1 wB2\;bG2 /bA2;bS2 /bP;wL bQ\;bQ -bS1;wA2 /wG2;bG1 /bA1;wA2 \bS1;bQ -wA2;wG3 wA1\;bA3 bP\;wS2 wG1\;bG1 wB2\;wA1 /bG3;bA3 wQ\;wP wS2/;bB1 -bP;wA1 -wG2;bA3 \bQ;wA1 /bA3;bB2 bA3/;wA3 /wG2;bB1 bS2;wA3 bQ\;bB1 /bS2;wA3 wP\;bM bG3\;wA1 wG3\;bB2 bA3;wQ bA2-;bG1 /bA1;wA1 bQ\;bB2 \bA3;wA3 /bQ;bS1 wS1-;wA3 /bA3;bB1 -bS2;wP wS2-;bB2 -bA3;wA3 bA3/;bG1 wB2\;wA3 \wA2;bQ -wA1;wP wS2\;bQ /wA1;wB1 wL;bS1 bG1\;wM wS1/;bB2 bA3;wM bS1/;bB2 \wA3;wB1 wA1\;bQ -wA1;wS1 wA2\;bA3 wQ\;wB2 \wM;bG1 bS1\;wB2 wM/;bB1 bS2;wG2 wP-;bB1 bS2\;wS1 wL\",
     r"Base;InProgress;Black[60];wA1;bA1 /wA1;wG1 \wA1;bA2 bA1\;wS1 -wG1;bS1 bA2-;wQ wA1-;bQ bS1\;wG2 \wS1;bG1 /bA1;wS2 wG1/;bG1 wS2\;wQ bG1-;bG2 bS1/;wB1 \wS2;bB1 /bA2;wG3 /wS1;bA3 /bB1;wB1 wS2;bA3 wQ-;wB2 wB1/;bS2 bB1\;wB2 \wB1;bG3 /bA1;wG3 /wB2;bG3 \wQ;wG3 /wS1;bB2 bA3\;wA2 /wG2;bB2 wQ\;wA2 bQ\;bA1 \bA3;wA1 /bQ;bG1 \wB2;wQ -bB2;bQ wA2/;wA3 wA2\;bG1 wB1\;wQ wG1\;bG1 /wG2;wA3 bQ\;bQ wA3/;wB2 wB1;bG1 wG3\;wB2 \wB1;bQ \wA3;wB2 -wB1;bQ wA3/;wB2 wG2/;bG1 /wG2;wB2 wG2;bG1 wB1\;wQ bG1\;bA1 wG1\;wB2 -wB1;bA3 bG3\;wB2 wG1;bA1 wA1\;wQ wB2\;bA1 wS1\;wQ bA1\;bA3 /wQ;wB2 -wB1;bG3 wG1\;wG1 wG3\;bB2 bG2-;wG1 /wG2;bQ wA3-;wB1 wS2/;bB2 bG2/;wB2 wG2/;bQ wA3\;wB2 -wS2;bG1 -wB1;wG3 \wB1;bG1 wB1-;wG1 \wB2;bA3 bB2-;wG2 wB1\;bA3 /bA1;wG2 \wG3;bQ wA3-;wG2 wB1\;bA3 bG1\;wG2 /wG1;bA3 /bA1;wG2 wB1\;bA3 /wQ;wG2 /wG1;bB2 bG2-;wG1 wB2\;bG1 /wG3;wB2 wG1;bQ wA3\;wG3 wB1\;bG1 wG3/;wB2 wS1;bB2 bG2/;wB2 /wG2;bB2 bG2-;wG3 \wB1;bA3 /bA1;wG2 /wB2;bB2 bG2\;wG2 \wS1;bB2 bG2;wG3 wB1\;bB2 bG3\;wB2 -wG2;bA3 bG1\;wQ /bA1;bA3 wQ\;wB1 \wS2;bG2 bA1\;wB2 \wG2;bG3 /wS1;wB1 wS2;bS1 \wA3;wB1 -wS2",
