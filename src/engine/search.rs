@@ -764,25 +764,6 @@ impl<'a> Worker<'a> {
 
         let us = self.pos.side_to_move();
         let f = self.cfg.features;
-        // Internal iterative reduction: a node the table knows no move for
-        // (never searched, or every move failed low) is searched one ply
-        // shallower, and the next visit has a move to try first. Not where
-        // the side to move's Queen has two or fewer free cells: there a node
-        // where every move fails low is often one whose Queen is being
-        // surrounded, and one ply less hides the surround from a search
-        // that needs every ply.
-        let mut depth = depth;
-        if f.iir
-            && depth >= params::IIR_MIN_DEPTH
-            && tt_hit.and_then(|h| h.mv).is_none()
-            && self
-                .pos
-                .queen_free_cells(us)
-                .is_none_or(|free| free >= params::IIR_QUEEN_FREE)
-        {
-            depth -= 1;
-        }
-
         // Futility: so far below alpha near the leaves that only a move
         // around a Queen could help; the quiet moves after the first are
         // dropped (as late-move pruning drops them, below).
@@ -838,6 +819,27 @@ impl<'a> Worker<'a> {
                     return if is_decisive(s) { beta } else { s };
                 }
             }
+        }
+
+        // Internal iterative reduction: a node the table knows no move for
+        // (never searched, or every move failed low) is searched one ply
+        // shallower, and the next visit has a move to try first. Not where
+        // the side to move's Queen has two or fewer free cells: there a node
+        // where every move fails low is often one whose Queen is being
+        // surrounded, and one ply less hides the surround from a search
+        // that needs every ply. It comes after reverse futility and the null
+        // move: a node reduced to their depths would be cut on a static
+        // evaluation that cannot see a surround the full depth finds.
+        let mut depth = depth;
+        if f.iir
+            && depth >= params::IIR_MIN_DEPTH
+            && tt_hit.and_then(|h| h.mv).is_none()
+            && self
+                .pos
+                .queen_free_cells(us)
+                .is_none_or(|free| free >= params::IIR_QUEEN_FREE)
+        {
+            depth -= 1;
         }
 
         let prev = self.pos.last_move();
