@@ -830,10 +830,11 @@ impl<'a> Worker<'a> {
         // that needs every ply. It comes after reverse futility and the null
         // move: a node reduced to their depths would be cut on a static
         // evaluation that cannot see a surround the full depth finds.
+        let tt_move = tt_hit.and_then(|h| h.mv);
         let mut depth = depth;
         if f.iir
             && depth >= params::IIR_MIN_DEPTH
-            && tt_hit.and_then(|h| h.mv).is_none()
+            && tt_move.is_none()
             && self
                 .pos
                 .queen_free_cells(us)
@@ -843,7 +844,6 @@ impl<'a> Worker<'a> {
         }
 
         let prev = self.pos.last_move();
-        let tt_move = tt_hit.and_then(|h| h.mv);
         // Singular extension: search the other moves shallower against a
         // bound a little below the table's score. If none reaches it, the
         // table move is the only good one and gets a ply more; if that
