@@ -198,6 +198,41 @@ pub struct Tt {
     requested_mb: usize,
 }
 
+/// Asks Linux to back the table's allocation with 2 MiB pages where it
+/// can (transparent huge pages), before the entries are first written.
+///
+/// A probe lands on a random cache line of the table, so with 4 KiB pages
+/// nearly every probe also misses the TLB: 64 MiB are 16,384 pages, far more
+/// than the TLB holds, and 32 huge pages. It gained 4% nodes per second
+/// (`waggle --threads 1 bench --movetime 1`, the default 64 MiB table, three
+/// runs alternating with the build without it: +4.3%, +5.4%, +3.5%). Only
+/// the 2 MiB-aligned part of the allocation is advised; where the system
+/// has huge pages off, or gives none, nothing changes.
+fn huge_pages(entries: &Vec<Entry>) {
+    #[cfg(target_os = "linux")]
+    {
+        const HUGE_PAGE: usize = 2 << 20;
+        let start = entries.as_ptr() as usize;
+        let end = start + entries.capacity() * std::mem::size_of::<Entry>();
+        let first = start.div_ceil(HUGE_PAGE) * HUGE_PAGE;
+        if end >= first + HUGE_PAGE {
+            let len = (end - first) / HUGE_PAGE * HUGE_PAGE;
+            // SAFETY: `first..first + len` lies inside the vector's own
+            // allocation and starts on a page boundary, as madvise needs.
+            // MADV_HUGEPAGE changes only how the kernel backs those pages,
+            // never their contents or who may use them, so no Rust
+            // reference is affected. A failure (huge pages off) is ignored:
+            // the table works the same on small pages.
+            #[allow(unsafe_code)]
+            unsafe {
+                libc::madvise(first as *mut libc::c_void, len, libc::MADV_HUGEPAGE);
+            }
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = entries;
+}
+
 /// Total memory of this machine in MiB, where the system tells it.
 fn memory_mb() -> Option<usize> {
     let info = std::fs::read_to_string("/proc/meminfo").ok()?;
@@ -247,6 +282,7 @@ impl Tt {
             }
             mb /= 2;
         };
+        huge_pages(&self.entries);
         self.entries
             .extend(std::iter::repeat_with(Entry::default).take(clusters * CLUSTER + CLUSTER - 1));
         self.offset = (LINE - self.entries.as_ptr() as usize % LINE) % LINE / 16;
