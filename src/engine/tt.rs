@@ -214,9 +214,9 @@ fn huge_pages(entries: &Vec<Entry>) {
         const HUGE_PAGE: usize = 2 << 20;
         let start = entries.as_ptr() as usize;
         let end = start + entries.capacity() * std::mem::size_of::<Entry>();
-        let first = start.div_ceil(HUGE_PAGE) * HUGE_PAGE;
-        if end >= first + HUGE_PAGE {
-            let len = (end - first) / HUGE_PAGE * HUGE_PAGE;
+        let first = start.next_multiple_of(HUGE_PAGE);
+        let len = end.saturating_sub(first) / HUGE_PAGE * HUGE_PAGE;
+        if len > 0 {
             // SAFETY: `first..first + len` lies inside the vector's own
             // allocation and starts on a page boundary, as madvise needs.
             // MADV_HUGEPAGE changes only how the kernel backs those pages,
