@@ -324,7 +324,10 @@ pub const ASPIRATION_MIN_DEPTH: i32 = 4;
 /// each, alternating) and 5842 against 6126 ms (8 runs), with 4% fewer
 /// nodes; one thread takes about 9200 ms. Since the busy key has no depth
 /// in it, depth 12 (6 runs each, alternating with `ABDADA_MIN_DEPTH` 2
-/// below): 20.1 s a run with 1, 20.3 s with 0; noise.
+/// below): 20.1 s a run with 1, 20.3 s with 0; noise. 2 reaches depths 7 to
+/// 10 sooner (0.52 of one thread's time at depth 7, against 0.62) but scored
+/// 78-94-28 in 200 games of two threads against two at 0.3 and 0.5 s a move
+/// (README, *Tried and not kept*).
 pub const HELPER_DEPTH_SKIP: u32 = 1;
 /// Simplified ABDADA (several threads): nodes at least this deep defer
 /// moves that another thread is searching. 2 against 3, depth 12 (see
