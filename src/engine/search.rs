@@ -222,7 +222,10 @@ impl Features {
     /// two plies of depth in the same time.
     /// Futility pruning (margin 150 a ply, depth 2) is off too: 41.5/80 at
     /// 20000 nodes and 26/60 at 100 ms a move against the same engine
-    /// without it (`selfplay --b-flip-futility`, seeds 9 and 13).
+    /// without it (`selfplay --b-flip-futility`, seeds 9 and 13). Tried
+    /// again at `bd69996` (`waggle arena`, Threads=1): 106-96-38 at 0.3 s
+    /// and 62-68-30 at 0.5 s a move, and with a margin of 100 105-102-33 at
+    /// 0.3 s, no gain.
     /// The win at the leaves is on: 84-76-40 at 0.1 s and 87-72-41 at
     /// 0.2 s a move against the engine without it (`waggle arena`, 200
     /// games each).
