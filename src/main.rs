@@ -68,6 +68,10 @@ enum Command {
         /// One JSON object per position (schema in src/tools/analyse.rs).
         #[arg(long)]
         json: bool,
+        /// Draw each position: the hive on its grid, stacks and pieces in
+        /// hand (a `board` field with --json).
+        #[arg(long)]
+        board: bool,
     },
     /// Compare legal moves with another UHP engine along seeded random games.
     UhpDiff {
@@ -393,6 +397,7 @@ fn main() -> ExitCode {
             multipv,
             contempt,
             json,
+            board,
         }) => {
             use waggle::tools::analyse::{self, AnalyseConfig};
             let no_limit = depth.is_none() && time.is_none() && nodes.is_none();
@@ -404,6 +409,7 @@ fn main() -> ExitCode {
                 hash_mb: hash,
                 multipv,
                 contempt,
+                board,
             };
             let mut inputs = if game_strings.is_empty() {
                 analyse::lines_of(std::io::BufReader::new(std::io::stdin()))

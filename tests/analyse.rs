@@ -65,6 +65,12 @@ fn check_schema(o: &Value) {
         expected.sort_unstable();
         assert!(o["error"].is_string());
     }
+    if obj.contains_key("board") {
+        expected.push("board");
+        expected.sort_unstable();
+        let lines = o["board"].as_array().expect("board is an array");
+        assert!(lines.iter().all(Value::is_string), "{o}");
+    }
     assert_eq!(keys, expected, "{o}");
     assert!(o["game_string"].is_string());
     assert!(
@@ -214,4 +220,50 @@ fn contempt_flag_sets_what_a_draw_is_worth() {
     assert_ne!(out[0]["best_move"], "bQ bG1-", "{}", out[0]);
     let (ok, _) = analyse(&["--json", "--depth", "1", "--contempt", "1001"], input);
     assert!(!ok, "contempt beyond 1000 is refused");
+}
+
+#[test]
+fn board_flag_draws_each_position_in_text_and_json() {
+    // White's Beetle has climbed onto the black Queen.
+    let gs = "Base;InProgress;Black[6];wS1;bS1 wS1-;wQ -wS1;bQ bS1-;wB1 \\wS1;bA1 bQ\\;wB1 wS1/;bA2 bA1\\;wB1 bS1;bG1 bQ-;wB1 bQ";
+    let (ok, out) = analyse(
+        &["--json", "--depth", "1", "--board"],
+        &format!("{gs}\nnot a game\n"),
+    );
+    assert!(!ok, "the second line is not a GameString");
+    check_schema(&out[0]);
+    check_schema(&out[1]);
+    let board: Vec<&str> = out[0]["board"]
+        .as_array()
+        .expect("a board")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    let row = board
+        .iter()
+        .find(|l| l.contains("wQ"))
+        .expect("a row with the white Queen");
+    assert!(row.contains("(wB1)"), "the Beetle tops a stack: {row}");
+    let order: Vec<usize> = ["wQ ", "wS1", "bS1", "wB1", "bG1"]
+        .iter()
+        .map(|name| row.find(name).unwrap_or_else(|| panic!("{name} in {row}")))
+        .collect();
+    assert!(order.windows(2).all(|w| w[1] - w[0] == 6), "{row}");
+    assert!(board.contains(&"wB1 on bQ"), "{board:?}");
+    assert!(
+        board.contains(&"Black in hand: bS2 bB1 bB2 bG2 bG3 bA3"),
+        "{board:?}"
+    );
+    // No drawing for a line that could not be read, and none without --board.
+    assert!(out[1].get("board").is_none());
+    let (_, plain) = analyse(&["--json", "--depth", "1"], gs);
+    assert!(plain[0].get("board").is_none());
+    let text = Command::new(WAGGLE)
+        .args(["analyse", "--depth", "1", "--board", gs])
+        .output()
+        .expect("waggle runs");
+    let text = String::from_utf8_lossy(&text.stdout);
+    for line in &board {
+        assert!(text.contains(line), "{line} in {text}");
+    }
 }

@@ -322,6 +322,7 @@ fn the_won_endgames_load_as_openings_with_one_better_side_each() {
         hash_mb: 16,
         multipv: 1,
         contempt: 0,
+        board: false,
     };
     // As `waggle analyse --depth 4` builds it.
     let mut engine = Engine::new(EngineOptions {

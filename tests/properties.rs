@@ -20,6 +20,7 @@
 use proptest::prelude::*;
 use std::collections::HashSet;
 use waggle::engine::eval::Features;
+use waggle::hive::diagram::diagram;
 use waggle::hive::game::Game;
 use waggle::hive::notation::{ground_move_string, move_string, parse_move};
 use waggle::hive::{Bug, Color, Direction, GameType, Hex, Move, MoveList, Position, Rules};
@@ -195,6 +196,113 @@ fn answer(server: &UhpServer<Vec<u8>>, from: &mut usize) -> Vec<String> {
     );
     assert!(!lines.iter().any(|l| l == "ok"), "stray ok in {text}");
     lines
+}
+
+/// Checks `waggle analyse --board`'s drawing against the position: every
+/// top piece is drawn once, each neighbour sits where its direction says
+/// (NW and NE half a cell left and right on the line above, E and W a whole
+/// cell away on the same line, SW and SE on the line below), every empty
+/// cell next to the hive is a dot, each stack is spelled out from the top
+/// down, and the pieces in hand are listed.
+fn check_diagram(pos: &Position, game_string: &str) {
+    let lines = diagram(pos);
+    let grid_len = lines
+        .iter()
+        .position(|l| l.contains(" on ") || l.contains(" in hand: ") || l == "(the board is empty)")
+        .expect("the hands are listed");
+    let (grid, rest) = lines.split_at(grid_len);
+    // Where each top piece's five-character slot starts: (line, column).
+    let mut at = std::collections::HashMap::new();
+    for hex in pos.occupied().iter() {
+        let piece = pos.top(hex).expect("an occupied cell has a top piece");
+        let name = piece.to_string();
+        let label = if pos.height(hex) > 1 {
+            format!("({name})")
+        } else {
+            name.clone()
+        };
+        let found: Vec<(usize, usize)> = grid
+            .iter()
+            .enumerate()
+            .flat_map(|(i, l)| l.match_indices(&label).map(move |(c, _)| (i, c)))
+            .collect();
+        assert_eq!(
+            found.len(),
+            1,
+            "{label} drawn once in {game_string}:\n{}",
+            lines.join("\n")
+        );
+        let (line, column) = found[0];
+        // Labels are centred in five characters, a spare space on the right.
+        let slot = column - (5 - label.len()) / 2;
+        at.insert(hex, (line as i64, slot as i64));
+    }
+    // (line, column) steps of NW, NE, E, SE, SW, W.
+    const STEPS: [(i64, i64); 6] = [(-1, -3), (-1, 3), (0, 6), (1, 3), (1, -3), (0, -6)];
+    let mut empty_neighbours = HashSet::new();
+    for (&hex, &(line, column)) in &at {
+        for (d, (dl, dc)) in Direction::ALL.into_iter().zip(STEPS) {
+            let n = hex.neighbor(d);
+            match at.get(&n) {
+                Some(&there) => assert_eq!(
+                    there,
+                    (line + dl, column + dc),
+                    "{d:?} of {:?} in {game_string}:\n{}",
+                    pos.top(hex),
+                    lines.join("\n")
+                ),
+                None => {
+                    empty_neighbours.insert(n);
+                }
+            }
+        }
+    }
+    let dots: usize = grid.iter().map(|l| l.matches('.').count()).sum();
+    assert_eq!(
+        dots,
+        empty_neighbours.len(),
+        "{game_string}:\n{}",
+        lines.join("\n")
+    );
+    let mut stacks: Vec<String> = pos
+        .occupied()
+        .iter()
+        .filter(|&h| pos.height(h) > 1)
+        .map(|h| {
+            let mut names = Vec::new();
+            let mut piece = pos.top(h);
+            while let Some(p) = piece {
+                names.push(p.to_string());
+                piece = pos.below(p);
+            }
+            assert_eq!(names.len(), usize::from(pos.height(h)));
+            names.join(" on ")
+        })
+        .collect();
+    let mut drawn: Vec<String> = rest
+        .iter()
+        .filter(|l| l.contains(" on "))
+        .cloned()
+        .collect();
+    stacks.sort();
+    drawn.sort();
+    assert_eq!(drawn, stacks, "{game_string}");
+    for color in Color::ALL {
+        let hand = rest
+            .iter()
+            .find_map(|l| l.strip_prefix(&format!("{} in hand: ", color.name())))
+            .expect("each side's hand is listed");
+        let listed = if hand == "nothing" {
+            0
+        } else {
+            hand.split(' ').count()
+        };
+        let held: usize = Bug::ALL
+            .iter()
+            .map(|&b| usize::from(pos.in_hand(color, b)))
+            .sum();
+        assert_eq!(listed, held, "{color:?} in {game_string}");
+    }
 }
 
 proptest! {
@@ -452,6 +560,11 @@ proptest! {
             let lines = answer(&server, &mut at);
             assert_eq!(&lines, &[game_strings[i + 1].clone()]);
         }
+    }
+
+    #[test]
+    fn the_board_diagram_draws_every_cell_where_its_neighbours_are(p in playout()) {
+        p.play(|g| check_diagram(g.position(), &g.game_string()));
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! The rules of Hive: geometry, pieces, positions, move generation, notation
 //! and perft. Nothing here knows about search or UHP.
 
+pub mod diagram;
 pub mod explain;
 pub mod game;
 pub mod hex;

@@ -30,12 +30,14 @@
 //! | `nodes` | integer | nodes searched for all lines together |
 //! | `time_ms` | integer | milliseconds spent on all lines together |
 //! | `lines` | array | one entry per `--multipv` line, best first, each with `move`, `score`, `mate`, `depth`, `nodes`, `time_ms` and `pv` (array of MoveStrings from the position) |
+//! | `board` | array of strings, only with `--board` | the drawing of the position, a string a line (see `src/hive/diagram.rs`) |
 //! | `error` | string, only on error | why the input line could not be analysed; the other fields are null or empty |
 //!
 //! Scores of different lines are comparable; a line stops early when no
 //! legal move is left to report.
 
 use crate::engine::{is_decisive, Engine, EngineOptions, Limits, Score, MATE};
+use crate::hive::diagram::diagram;
 use crate::hive::game::Game;
 use crate::hive::{notation, Move, Position, Rules};
 use serde::Serialize;
@@ -60,6 +62,8 @@ pub struct AnalyseConfig {
     pub multipv: usize,
     /// What a draw costs the side to move, in centi-liberties.
     pub contempt: Score,
+    /// Draw the position ([`diagram`]) with each analysis.
+    pub board: bool,
 }
 
 /// One reported move with its search.
@@ -107,6 +111,9 @@ pub struct Analysis {
     pub time_ms: u64,
     /// The lines, best first.
     pub lines: Vec<Line>,
+    /// The drawing of the position, a string a line (`--board` only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub board: Option<Vec<String>>,
     /// Why the input could not be analysed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
@@ -153,6 +160,7 @@ pub fn analyse(engine: &mut Engine, input: &str, cfg: &AnalyseConfig) -> Analysi
         outcome: game
             .outcome()
             .map(|o| notation::state_name(pos, Some(o)).to_string()),
+        board: cfg.board.then(|| diagram(pos)),
         ..Analysis::default()
     };
     if a.outcome.is_some() {
@@ -220,6 +228,9 @@ fn write_text(out: &mut impl Write, a: &Analysis) -> std::io::Result<()> {
     writeln!(out, "{}", a.game_string)?;
     if let Some(e) = &a.error {
         return writeln!(out, "  error: {e}");
+    }
+    for line in a.board.iter().flatten() {
+        writeln!(out, "  {line}")?;
     }
     if let Some(o) = &a.outcome {
         return writeln!(out, "  the game is over: {o}");
@@ -308,6 +319,7 @@ mod tests {
             hash_mb: 1,
             multipv: 3,
             contempt: 0,
+            board: false,
         };
         let mut engine = Engine::new(EngineOptions::default());
         let a = analyse(&mut engine, "Base;InProgress;White[2];wS1;bS1 wS1-", &cfg);
