@@ -176,7 +176,7 @@ impl Engine {
     pub fn new_game(&mut self) {
         if !self.prepare_tables() {
             if let Some(tt) = self.tt.as_mut() {
-                tt.clear();
+                tt.clear_with(self.options.threads);
             }
         }
         for t in &mut self.threads {

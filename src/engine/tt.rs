@@ -53,6 +53,12 @@ pub const CLUSTER: usize = 4;
 /// A cache line: one cluster's bytes.
 const LINE: usize = 16 * CLUSTER;
 
+/// Most threads [`Tt::clear_with`] uses.
+const MAX_CLEAR_THREADS: usize = 64;
+
+/// Entries below which [`Tt::clear_with`] starts no thread (1 MiB).
+const PARALLEL_CLEAR_MIN: usize = 1 << 16;
+
 /// How a stored score bounds the true score.
 #[derive(Copy, Clone, Eq, PartialEq, Debug)]
 pub enum Bound {
@@ -303,9 +309,42 @@ impl Tt {
 
     /// Empties the table.
     pub fn clear(&mut self) {
-        for e in &mut self.entries {
-            *e.check.get_mut() = 0;
-            *e.data.get_mut() = 0;
+        self.clear_with(1);
+    }
+
+    /// Empties the table with up to `threads` threads, each zeroing its own
+    /// share (a part that finds no thread is zeroed by the caller), so that
+    /// `newgame` and each `waggle bench` position wait less for a large
+    /// table.
+    pub fn clear_with(&mut self, threads: usize) {
+        fn zero(entries: &mut [Entry]) {
+            for e in entries {
+                *e.check.get_mut() = 0;
+                *e.data.get_mut() = 0;
+            }
+        }
+        let threads = threads.clamp(1, MAX_CLEAR_THREADS);
+        let share = self.entries.len().div_ceil(threads).max(1);
+        let parallel = threads > 1 && self.entries.len() >= PARALLEL_CLEAR_MIN;
+        let all_started = parallel
+            && std::thread::scope(|s| {
+                let mut parts = self.entries.chunks_mut(share);
+                let own = parts.next();
+                for part in parts {
+                    let spawned = std::thread::Builder::new()
+                        .name("waggle-clear".into())
+                        .spawn_scoped(s, || zero(part));
+                    if spawned.is_err() {
+                        return false;
+                    }
+                }
+                zero(own.unwrap_or_default());
+                true
+            });
+        // One thread, a small table, or a thread that could not start: the
+        // caller zeroes it all.
+        if !all_started {
+            zero(&mut self.entries);
         }
         self.age = 0;
     }
@@ -530,6 +569,31 @@ mod tests {
             assert_eq!((tt.size_mb(), tt.requested_mb()), (mb, mb));
             assert_eq!(tt.clusters as usize * CLUSTER * 16, mb << 20);
             assert!(hashes.iter().all(|&h| tt.probe(h, 0).is_none()));
+        }
+    }
+
+    #[test]
+    fn clearing_with_threads_empties_every_share() {
+        // 4 MiB is above the size from which threads help; 3 and 7 threads
+        // leave a short last share.
+        let mut tt = Tt::new(4);
+        for threads in [1, 2, 3, 7] {
+            let hashes: Vec<u64> = (1..=20_000u64)
+                .map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+                .collect();
+            for &h in &hashes {
+                tt.store(h, 0, Some(Move::Pass), 7, 5, Bound::Exact);
+            }
+            let kept = hashes.iter().filter(|&&h| tt.probe(h, 0).is_some()).count();
+            assert!(kept > 10_000, "{kept} entries kept");
+            tt.clear_with(threads);
+            assert!(
+                tt.entries
+                    .iter()
+                    .all(|e| e.check.load(Ordering::Relaxed) == 0
+                        && e.data.load(Ordering::Relaxed) == 0),
+                "{threads} threads"
+            );
         }
     }
 }
