@@ -313,9 +313,9 @@ impl Tt {
     }
 
     /// Empties the table with up to `threads` threads, each zeroing its own
-    /// share (a part that finds no thread is zeroed by the caller), so that
-    /// `newgame` and each `waggle bench` position wait less for a large
-    /// table.
+    /// share, so that `newgame` waits less for a large table. Where a thread
+    /// cannot start, the caller zeroes the whole table once the others are
+    /// done.
     pub fn clear_with(&mut self, threads: usize) {
         fn zero(entries: &mut [Entry]) {
             for e in entries {
@@ -574,8 +574,8 @@ mod tests {
 
     #[test]
     fn clearing_with_threads_empties_every_share() {
-        // 4 MiB is above the size from which threads help; 3 and 7 threads
-        // leave a short last share.
+        // 4 MiB is above the size from which threads are used
+        // (`PARALLEL_CLEAR_MIN`); 3 and 7 threads leave a short last share.
         let mut tt = Tt::new(4);
         for threads in [1, 2, 3, 7] {
             let hashes: Vec<u64> = (1..=20_000u64)
