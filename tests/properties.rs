@@ -118,12 +118,7 @@ fn fingerprint(pos: &Position) -> String {
         pos.repetitions()
     );
     for hex in pos.occupied().iter() {
-        let mut stack = Vec::new();
-        let mut p = pos.top(hex);
-        while let Some(piece) = p {
-            stack.push(piece.to_string());
-            p = pos.below(piece);
-        }
+        let mut stack: Vec<String> = pos.stack(hex).map(|p| p.to_string()).collect();
         stack.reverse();
         s += &format!(
             "{hex:?}: {} (height {})\n",
@@ -161,10 +156,8 @@ fn all_spellings(pos: &Position, mv: Move) -> Vec<String> {
             // The reference X sits in direction d of `to`, so `to` lies in
             // the opposite direction from X.
             let x_hex: Hex = to.neighbor(d);
-            let mut p = pos.top(x_hex);
-            while let Some(x) = p {
+            for x in pos.stack(x_hex) {
                 out.push(ground_move_string(&name, &x.to_string(), d.opposite()));
-                p = pos.below(x);
             }
         }
     }
@@ -269,12 +262,7 @@ fn check_diagram(pos: &Position, game_string: &str) {
         .iter()
         .filter(|&h| pos.height(h) > 1)
         .map(|h| {
-            let mut names = Vec::new();
-            let mut piece = pos.top(h);
-            while let Some(p) = piece {
-                names.push(p.to_string());
-                piece = pos.below(p);
-            }
+            let names: Vec<String> = pos.stack(h).map(|p| p.to_string()).collect();
             assert_eq!(names.len(), usize::from(pos.height(h)));
             names.join(" on ")
         })

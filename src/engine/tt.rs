@@ -54,12 +54,6 @@ pub const CLUSTER: usize = 4;
 /// A cache line: one cluster's bytes.
 const LINE: usize = 16 * CLUSTER;
 
-/// Most threads [`Tt::clear_with`] uses.
-const MAX_CLEAR_THREADS: usize = 64;
-
-/// Entries below which [`Tt::clear_with`] starts no thread (1 MiB).
-const PARALLEL_CLEAR_MIN: usize = 1 << 16;
-
 /// How a stored score bounds the true score.
 #[derive(Copy, Clone, Eq, PartialEq, Debug)]
 pub enum Bound {
@@ -314,45 +308,16 @@ impl Tt {
         self.requested_mb
     }
 
-    /// Empties the table.
-    pub fn clear(&mut self) {
-        self.clear_with(1);
-    }
-
-    /// Empties the table with up to `threads` threads, each zeroing its own
-    /// share, so that `newgame` waits less for a large table. Where a thread
-    /// cannot start, the caller zeroes the whole table once the others are
-    /// done.
+    /// Empties the table, in `threads` shares that rayon's threads zero
+    /// side by side, so that `newgame` waits less for a large table.
     pub fn clear_with(&mut self, threads: usize) {
-        fn zero(entries: &mut [Entry]) {
-            for e in entries {
+        let share = self.entries.len().div_ceil(threads.max(1)).max(1);
+        self.entries.par_chunks_mut(share).for_each(|part| {
+            for e in part {
                 *e.check.get_mut() = 0;
                 *e.data.get_mut() = 0;
             }
-        }
-        let threads = threads.clamp(1, MAX_CLEAR_THREADS);
-        let share = self.entries.len().div_ceil(threads).max(1);
-        let parallel = threads > 1 && self.entries.len() >= PARALLEL_CLEAR_MIN;
-        let all_started = parallel
-            && std::thread::scope(|s| {
-                let mut parts = self.entries.chunks_mut(share);
-                let own = parts.next();
-                for part in parts {
-                    let spawned = std::thread::Builder::new()
-                        .name("waggle-clear".into())
-                        .spawn_scoped(s, || zero(part));
-                    if spawned.is_err() {
-                        return false;
-                    }
-                }
-                zero(own.unwrap_or_default());
-                true
-            });
-        // One thread, a small table, or a thread that could not start: the
-        // caller zeroes it all.
-        if !all_started {
-            zero(&mut self.entries);
-        }
+        });
         self.age = 0;
     }
 
@@ -581,8 +546,7 @@ mod tests {
 
     #[test]
     fn clearing_with_threads_empties_every_share() {
-        // 4 MiB is above the size from which threads are used
-        // (`PARALLEL_CLEAR_MIN`); 3 and 7 threads leave a short last share.
+        // 3 and 7 shares leave a short last one.
         let mut tt = Tt::new(4);
         for threads in [1, 2, 3, 7] {
             let hashes: Vec<u64> = (1..=20_000u64)

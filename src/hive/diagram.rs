@@ -127,12 +127,7 @@ fn label(pos: &Position, hex: Hex) -> String {
 
 /// `bB1 on wM on wQ`: a stack, top first.
 fn stack_line(pos: &Position, hex: Hex) -> String {
-    let mut names = Vec::new();
-    let mut piece = pos.top(hex);
-    while let Some(p) = piece {
-        names.push(p.to_string());
-        piece = pos.below(p);
-    }
+    let names: Vec<String> = pos.stack(hex).map(|p| p.to_string()).collect();
     names.join(" on ")
 }
 

@@ -317,6 +317,11 @@ impl Position {
         Piece::from_index(self.below[piece.index()] as usize)
     }
 
+    /// The pieces of a cell's stack, top first (nothing for an empty cell).
+    pub fn stack(&self, hex: Hex) -> impl Iterator<Item = Piece> + '_ {
+        std::iter::successors(self.top(hex), move |&p| self.below(p))
+    }
+
     /// Whether `piece` is the top piece of its cell.
     #[inline(always)]
     pub fn is_top(&self, piece: Piece) -> bool {
