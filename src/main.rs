@@ -15,7 +15,8 @@ use waggle::uhp::{Interrupt, UhpServer};
     about = "A Hive engine speaking the Universal Hive Protocol"
 )]
 struct Cli {
-    /// Search threads for the UHP engine (default: all cores).
+    /// Search threads (default: all cores for the UHP engine, one for perft,
+    /// bench and analyse).
     #[arg(long, global = true)]
     threads: Option<usize>,
     #[command(subcommand)]
