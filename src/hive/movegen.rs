@@ -465,31 +465,13 @@ impl Position {
     }
 
     /// The number of cells [`Position::placement_cells`] lists, but at most
-    /// `limit`, counted without building the list and only up to the limit
-    /// (the evaluation asks it at every node).
+    /// `limit`, without building the list (the evaluation asks it at every
+    /// node): from the second ply on, the count the position keeps.
     pub fn placement_count(&self, color: Color, limit: usize) -> usize {
         if self.ply() < 2 {
             return self.placement_cells(color).len().min(limit);
         }
-        let enemy = color.opponent();
-        let mut count = 0;
-        for hex in self.cells_topped_by(color) {
-            for d in Direction::ALL {
-                let n = hex.neighbor(d);
-                // Each cell once: from its first occupied neighbour in
-                // direction order (all of them friendly when it counts).
-                if !self.is_occupied(n)
-                    && self.ring(n).trailing_zeros() == d.opposite().index() as u32
-                    && self.neighbors_topped_by(n, enemy) == 0
-                {
-                    count += 1;
-                    if count >= limit {
-                        return limit;
-                    }
-                }
-            }
-        }
-        count
+        self.spawn_cell_count(color).min(limit)
     }
 
     fn generate_placements(&self, color: Color, moves: &mut MoveList) {

@@ -97,6 +97,7 @@ struct Undo {
     mv: Move,
     last_moved: u8,
     hash: u64,
+    spawn_cells: ByColor<u16>,
 }
 
 /// Rule switches that are not part of the game type.
@@ -125,6 +126,10 @@ pub struct Position {
     /// (low byte) and a Black top piece (high byte). Kept incrementally; it
     /// answers placement legality and Queen surrounds without a scan.
     touching: [u16; CELLS],
+    /// For each colour, the empty cells next to one of its top pieces and to
+    /// no enemy top piece (where it may place from its second piece on),
+    /// kept with `touching`: the evaluation counts them at every node.
+    spawn_cells: ByColor<u16>,
     /// For each cell, its occupied neighbours as a ring mask (bit `d` for
     /// direction `d`). Kept incrementally; the slide tables of the move
     /// generator are indexed by it.
@@ -177,6 +182,7 @@ impl Position {
             top: [NO_PIECE; CELLS],
             height: [0; CELLS],
             touching: [0; CELLS],
+            spawn_cells: ByColor([0; 2]),
             ring: [0; CELLS],
             bottom: [NO_PIECE; CELLS],
             links: [0; ID_SLOTS],
@@ -401,22 +407,54 @@ impl Position {
         ((self.touching[hex.index()] >> (8 * color.index())) & 0xFF) as usize
     }
 
-    /// Adds `delta` (one unit of the top piece's colour, `+` or `-`) to the
-    /// neighbour counts around `hex`.
+    /// Adds or removes one unit of the top piece's colour in the neighbour
+    /// counts around `hex`. With `SPAWN`, also keeps the spawn cell counts:
+    /// an empty cell changes sides only when this colour's count there
+    /// leaves or reaches zero (`unmake` restores the counts instead).
     #[inline(always)]
-    fn touch(&mut self, hex: Hex, top: u8, add: bool) {
+    fn touch<const SPAWN: bool>(&mut self, hex: Hex, top: u8, add: bool) {
         if top == NO_PIECE {
             return;
         }
-        let unit: u16 = if (top as usize) < NUM_PIECES / 2 {
-            1
-        } else {
-            256
-        };
+        let side = usize::from(top as usize >= NUM_PIECES / 2);
+        let unit: u16 = 1 << (8 * side);
+        let mut spawn = [0i32; 2];
         for n in hex.neighbors() {
-            let t = &mut self.touching[n.index()];
-            *t = if add { *t + unit } else { *t - unit };
+            let i = n.index();
+            let old = self.touching[i];
+            let new = if add { old + unit } else { old - unit };
+            self.touching[i] = new;
+            if SPAWN {
+                // This colour's count before an add, after a removal.
+                let low = if add { old } else { new };
+                if (low >> (8 * side)) & 0xFF == 0 && self.height[i] == 0 {
+                    let sign = if add { 1 } else { -1 };
+                    if (low >> (8 * (1 - side))) & 0xFF == 0 {
+                        spawn[side] += sign;
+                    } else {
+                        spawn[1 - side] -= sign;
+                    }
+                }
+            }
         }
+        if SPAWN {
+            self.add_spawn(spawn);
+        }
+    }
+
+    /// Adds `delta` to the spawn cell counts of White and Black.
+    #[inline(always)]
+    fn add_spawn(&mut self, delta: [i32; 2]) {
+        for (count, d) in self.spawn_cells.0.iter_mut().zip(delta) {
+            *count = (i32::from(*count) + d) as u16;
+        }
+    }
+
+    /// The number of empty cells next to a `color` top piece and to no enemy
+    /// top piece: where `color` may place from the second ply on.
+    #[inline(always)]
+    pub fn spawn_cell_count(&self, color: Color) -> usize {
+        usize::from(self.spawn_cells[color])
     }
 
     /// The empty cells around `color`'s Queen (`None` while she is in
@@ -527,14 +565,18 @@ impl Position {
     }
 
     #[inline(always)]
-    fn put(&mut self, piece: Piece, to: Hex) {
+    fn put<const SPAWN: bool>(&mut self, piece: Piece, to: Hex) {
         let i = piece.index();
         let c = to.index();
         let level = self.height[c] as usize;
         let old_top = self.top[c];
+        if SPAWN && level == 0 {
+            let (w, b) = spawn_sides(self.touching[c]);
+            self.add_spawn([-w, -b]);
+        }
         if old_top == NO_PIECE || (old_top < 14) != (i < 14) {
-            self.touch(to, old_top, false);
-            self.touch(to, i as u8, true);
+            self.touch::<SPAWN>(to, old_top, false);
+            self.touch::<SPAWN>(to, i as u8, true);
         }
         if level == 0 {
             self.link(to, i);
@@ -548,7 +590,7 @@ impl Position {
     }
 
     #[inline(always)]
-    fn lift(&mut self, piece: Piece, from: Hex) {
+    fn lift<const SPAWN: bool>(&mut self, piece: Piece, from: Hex) {
         let i = piece.index();
         let c = from.index();
         debug_assert_eq!(self.top[c], i as u8);
@@ -556,12 +598,16 @@ impl Position {
         let level = self.height[c] as usize;
         let new_top = self.below[i];
         if new_top == NO_PIECE || (new_top < 14) != (i < 14) {
-            self.touch(from, i as u8, false);
-            self.touch(from, new_top, true);
+            self.touch::<SPAWN>(from, i as u8, false);
+            self.touch::<SPAWN>(from, new_top, true);
         }
         self.top[c] = new_top;
         self.below[i] = NO_PIECE;
         if self.height[c] == 0 {
+            if SPAWN {
+                let (w, b) = spawn_sides(self.touching[c]);
+                self.add_spawn([w, b]);
+            }
             self.occupied.remove(from);
             self.flip_ring(from);
             self.unlink(i);
@@ -738,17 +784,18 @@ impl Position {
             mv,
             last_moved: self.last_moved,
             hash: self.hash,
+            spawn_cells: self.spawn_cells,
         });
         match mv {
             Move::Place { piece, to } => {
                 self.on_board |= 1 << piece.index();
                 self.placed[piece.color()][piece.bug().index()] += 1;
-                self.put(piece, to);
+                self.put::<true>(piece, to);
                 self.set_last_moved(piece.index() as u8);
             }
             Move::Move { piece, from, to } => {
-                self.lift(piece, from);
-                self.put(piece, to);
+                self.lift::<true>(piece, from);
+                self.put::<true>(piece, to);
                 self.set_last_moved(piece.index() as u8);
             }
             Move::Pass => self.set_last_moved(NO_PIECE),
@@ -768,18 +815,19 @@ impl Position {
         self.ply -= 1;
         match undo.mv {
             Move::Place { piece, to } => {
-                self.lift(piece, to);
+                self.lift::<false>(piece, to);
                 self.on_board &= !(1 << piece.index());
                 self.placed[piece.color()][piece.bug().index()] -= 1;
             }
             Move::Move { piece, from, to } => {
-                self.lift(piece, to);
-                self.put(piece, from);
+                self.lift::<false>(piece, to);
+                self.put::<false>(piece, from);
             }
             Move::Pass => {}
         }
         self.last_moved = undo.last_moved;
         self.hash = undo.hash;
+        self.spawn_cells = undo.spawn_cells;
         #[cfg(debug_assertions)]
         self.assert_consistent();
         Some(undo.mv)
@@ -836,6 +884,18 @@ impl Position {
                 .fold(0u8, |m, d| m | 1 << d.index());
             assert_eq!(ring, self.ring(hex), "occupancy ring");
         }
+        for color in Color::ALL {
+            let enemy = color.opponent();
+            let spawn = (0..CELLS)
+                .filter_map(|c| Hex::new(c as u16))
+                .filter(|&h| {
+                    !self.is_occupied(h)
+                        && self.neighbors_topped_by(h, color) > 0
+                        && self.neighbors_topped_by(h, enemy) == 0
+                })
+                .count();
+            assert_eq!(spawn, self.spawn_cell_count(color), "spawn cell count");
+        }
         let mut grounded = 0u32;
         for hex in self.occupied.iter() {
             let b = self.bottom[hex.index()] as usize;
@@ -878,6 +938,17 @@ impl Position {
         }
         seen.len() == self.occupied.len()
     }
+}
+
+/// Whether an empty cell with the neighbour counts `touching` (White's in
+/// the low byte, Black's in the high byte) is a spawn cell of White and of
+/// Black, as 0 or 1: next to the side's top pieces and to none of the
+/// enemy's.
+#[inline(always)]
+fn spawn_sides(touching: u16) -> (i32, i32) {
+    let white = touching & 0xFF != 0;
+    let black = touching >> 8 != 0;
+    (i32::from(white && !black), i32::from(black && !white))
 }
 
 /// The Queen of a colour.
