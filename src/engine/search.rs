@@ -862,14 +862,23 @@ impl<'a> Worker<'a> {
                 && self.may_extend(ply)
         });
         // The table move is searched before the other moves are generated
-        // when it is certainly legal and no singular search needs the list:
-        // where it refutes the node, no move list is built at all. The
-        // order of the moves, and so the search, is the same either way.
+        // when it is certainly legal and no singular search needs the list,
+        // and so are the killers and the countermove after it (or without
+        // one) while each is certainly legal: where one of them refutes the
+        // node, no move list is built at all. The order of the moves, and
+        // so the search, is the same either way.
         let early = tt_move
             .filter(|&t| excluded.is_none() && !singular_wanted && self.pos.confirms_legal(t));
+        let them = us.opponent();
+        let their_free = self.pos.queen_free_cells(them).unwrap_or(0);
+        let specials_first = tt_move.is_none()
+            && excluded.is_none()
+            && their_free != 1
+            && (self.killers[ply][0].is_some() || self.heur.counter(prev).is_some());
         let mut moves = MoveList::new();
         let mut tt_index = None;
-        if early.is_none() {
+        let mut generated = early.is_none() && !specials_first;
+        if generated {
             self.pos.generate_moves(&mut moves);
             if let Some(x) = excluded {
                 if let Some(k) = moves.iter().position(|&m| m == x) {
@@ -931,10 +940,8 @@ impl<'a> Worker<'a> {
             moves.swap(0, i);
             scores[0] = order::TT_MOVE;
         }
-        let them = us.opponent();
         let own_q = self.pos.queen(us);
         let their_q = self.pos.queen(them);
-        let their_free = self.pos.queen_free_cells(them).unwrap_or(0);
         let specials = if their_free != 1 {
             ctx.specials()
         } else {
@@ -955,6 +962,8 @@ impl<'a> Worker<'a> {
         // until the other moves are done.
         let abdada = self.cfg.parallel && depth >= params::ABDADA_MIN_DEPTH;
         let mut deferred: ArrayVec<(Move, i32), { params::ABDADA_MAX_DEFERRED }> = ArrayVec::new();
+        // The moves tried before the list was built, with their order.
+        let mut before_list: ArrayVec<(Move, i32), 4> = ArrayVec::new();
         let mut total = moves.len();
         let mut searched = 0;
         let mut lmp_done = false;
@@ -977,31 +986,60 @@ impl<'a> Worker<'a> {
                 && !(threats_matter && w.threatens_surround(mv))
         };
         for step in 0.. {
-            if step == 1 {
-                if let Some(t) = early {
-                    // The table move did not refute the node: now the rest,
-                    // with the table move in front as if it had been found
-                    // in the list.
-                    self.pos.generate_moves(&mut moves);
-                    match moves.iter().position(|&m| m == t) {
-                        Some(i) => moves.swap(0, i),
-                        None => {
-                            debug_assert!(false, "confirmed {t:?} is not in the move list");
-                            if moves.is_full() {
-                                moves.pop();
-                            }
-                            moves.insert(0, t);
+            let mut special = None;
+            if !generated {
+                // Before the list: the table move, then the killers and the
+                // countermove in their order while each is certainly legal.
+                let table_move = early.filter(|_| step == 0);
+                special = match table_move {
+                    Some(t) => Some((t, order::TT_MOVE)),
+                    None => specials
+                        .get(next_special)
+                        .copied()
+                        .filter(|&(mv, _)| self.pos.confirms_legal(mv)),
+                };
+                match special {
+                    Some(sp) => {
+                        if table_move.is_none() {
+                            next_special += 1;
                         }
+                        before_list.push(sp);
                     }
-                    scores.extend(std::iter::repeat_n(0, moves.len()));
-                    scores[0] = order::TT_MOVE;
-                    tt_index = Some(0);
-                    total = moves.len();
+                    None => {
+                        // Now the list, with the moves already tried in
+                        // front in the order they were tried, as if they
+                        // had been found in it.
+                        self.pos.generate_moves(&mut moves);
+                        for (k, &(mv, _)) in before_list.iter().enumerate() {
+                            match moves[k..].iter().position(|&m| m == mv) {
+                                Some(i) => moves.swap(k, k + i),
+                                None => {
+                                    debug_assert!(
+                                        false,
+                                        "confirmed {mv:?} is not in the move list"
+                                    );
+                                    if moves.is_full() {
+                                        moves.pop();
+                                    }
+                                    moves.insert(k, mv);
+                                }
+                            }
+                        }
+                        scores.clear();
+                        scores.extend(std::iter::repeat_n(0, moves.len()));
+                        for (k, &(_, score)) in before_list.iter().enumerate() {
+                            scores[k] = score;
+                        }
+                        if early.is_some() {
+                            tt_index = Some(0);
+                        }
+                        total = moves.len();
+                        generated = true;
+                    }
                 }
             }
             // The next killer or countermove in the list goes to `step`.
-            let mut special = None;
-            if !scored && step < total && (step > 0 || tt_index.is_none()) {
+            if special.is_none() && !scored && step < total && (step > 0 || tt_index.is_none()) {
                 while let Some(&(mv, score)) = specials.get(next_special) {
                     next_special += 1;
                     if let Some(k) = moves[step..total].iter().position(|&m| m == mv) {
@@ -1038,8 +1076,6 @@ impl<'a> Worker<'a> {
             }
             let (mv, move_order) = if let Some(sp) = special {
                 sp
-            } else if let (0, Some(t)) = (step, early) {
-                (t, order::TT_MOVE)
             } else if step < total {
                 let mv = pick(&mut moves, &mut scores, step);
                 (mv, scores[step])
@@ -1048,7 +1084,8 @@ impl<'a> Worker<'a> {
             } else {
                 break;
             };
-            if step >= total
+            if generated
+                && step >= total
                 && searched >= lmp_after
                 && !is_decisive(best)
                 && prunable(self, mv, move_order)
@@ -1058,7 +1095,11 @@ impl<'a> Worker<'a> {
             self.pos.make(mv);
             let key = busy_key(self.pos.hash());
             if abdada {
-                if step < total && searched > 0 && !deferred.is_full() && self.shared.is_busy(key) {
+                if (step < total || !generated)
+                    && searched > 0
+                    && !deferred.is_full()
+                    && self.shared.is_busy(key)
+                {
                     self.pos.unmake();
                     deferred.push((mv, move_order));
                     continue;
@@ -1125,7 +1166,13 @@ impl<'a> Worker<'a> {
                         self.update_pv(ply, mv);
                     }
                     if alpha >= beta {
-                        self.on_cutoff(mv, prev, ply, depth, &moves[..step.min(total)]);
+                        if generated {
+                            self.on_cutoff(mv, prev, ply, depth, &moves[..step.min(total)]);
+                        } else {
+                            let tried: ArrayVec<Move, 4> =
+                                before_list.iter().take(step).map(|&(m, _)| m).collect();
+                            self.on_cutoff(mv, prev, ply, depth, &tried);
+                        }
                         break;
                     }
                 }
