@@ -401,7 +401,8 @@ proptest! {
     fn confirms_legal_agrees_with_the_move_list(p in playout()) {
         // Candidates: this position's moves, the opponent's (as if it were
         // their turn) and those of every earlier position, most of them
-        // illegal here, as a table move from another position would be.
+        // illegal here, as a table move from another position would be
+        // (or a killer from a sibling).
         let mut earlier: Vec<Move> = Vec::new();
         p.play(|g| {
             let pos = g.position();
@@ -411,7 +412,15 @@ proptest! {
             let mut flipped = pos.clone();
             flipped.make(Move::Pass);
             flipped.generate_moves(&mut theirs);
-            for &mv in legal.iter().chain(theirs.iter()).chain(earlier.iter()) {
+            // And each movement back onto its own cell, which no list has.
+            let standing: Vec<Move> = legal
+                .iter()
+                .filter_map(|&m| match m {
+                    Move::Move { piece, from, .. } => Some(Move::Move { piece, from, to: from }),
+                    _ => None,
+                })
+                .collect();
+            for &mv in legal.iter().chain(theirs.iter()).chain(earlier.iter()).chain(standing.iter()) {
                 if pos.confirms_legal(mv) {
                     assert!(legal.contains(&mv), "{mv:?} confirmed but not legal in {}", g.game_string());
                 }

@@ -184,14 +184,40 @@ impl Position {
                     && self.is_placement_cell(color, to)
             }
             Move::Move { piece, from, to } => {
+                if from == to || self.cannot_reach(piece, from, to) {
+                    return false;
+                }
                 let Some(h) = self.free_to_move(piece, from) else {
                     return false;
                 };
-                let mut reaches = false;
-                self.for_each_destination(piece, from, h, |dest| reaches |= dest == to);
-                reaches
+                self.reaches(piece, from, h, to)
             }
         }
+    }
+
+    /// Whether `piece` at `from` certainly cannot get to `to` by its own
+    /// move, judged from the cells alone: steppers reach only their
+    /// neighbours, and a piece that only slides enters `to` only where it
+    /// could slide out of it.
+    #[inline(always)]
+    fn cannot_reach(&self, piece: Piece, from: Hex, to: Hex) -> bool {
+        let bug = piece.bug();
+        let steps = matches!(bug, Bug::Queen | Bug::Beetle | Bug::Pillbug);
+        let slides = matches!(bug, Bug::Queen | Bug::Pillbug | Bug::Spider | Bug::Ant);
+        steps && !from.is_adjacent(to)
+            || slides && self.height(from) == 1 && SLIDES[ring_without(self, from, to)] == 0
+    }
+
+    /// Whether `piece` at `from` (`h` high, free to move) gets to `to` by
+    /// its own move; an Ant's search stops once it arrives.
+    #[inline(always)]
+    fn reaches(&self, piece: Piece, from: Hex, h: u8, to: Hex) -> bool {
+        if piece.bug() == Bug::Ant {
+            return ant_reaches(self, from, to);
+        }
+        let mut reaches = false;
+        self.for_each_destination(piece, from, h, |dest| reaches |= dest == to);
+        reaches
     }
 
     /// Whether the side to move has a move that leaves its own Queen no
@@ -318,27 +344,13 @@ impl Position {
             let Some(piece) = self.top(from).filter(|_| from != to) else {
                 continue;
             };
-            // Steppers reach only their neighbours, and a piece that only
-            // slides enters `to` only where it could slide out of it.
-            let bug = piece.bug();
-            let steps = matches!(bug, Bug::Queen | Bug::Beetle | Bug::Pillbug);
-            let slides = matches!(bug, Bug::Queen | Bug::Pillbug | Bug::Spider | Bug::Ant);
-            if steps && !from.is_adjacent(to)
-                || slides && self.height(from) == 1 && SLIDES[ring_without(self, from, to)] == 0
-            {
+            if self.cannot_reach(piece, from, to) {
                 continue;
             }
             let Some(h) = self.free_to_move(piece, from) else {
                 continue;
             };
-            let reaches = if bug == Bug::Ant {
-                ant_reaches(self, from, to)
-            } else {
-                let mut reaches = false;
-                self.for_each_destination(piece, from, h, |dest| reaches |= dest == to);
-                reaches
-            };
-            if reaches {
+            if self.reaches(piece, from, h, to) {
                 let mv = Move::Move { piece, from, to };
                 if wanted(mv) {
                     return Some(mv);
