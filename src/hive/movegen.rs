@@ -282,11 +282,7 @@ impl Position {
                 .iter()
                 .next()
                 .is_some_and(|first| first.is_adjacent(to)),
-            _ => {
-                !self.is_occupied(to)
-                    && self.neighbors_topped_by(to, color) > 0
-                    && self.neighbors_topped_by(to, color.opponent()) == 0
-            }
+            _ => self.is_spawn_cell(to, color),
         }
     }
 

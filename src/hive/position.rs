@@ -450,8 +450,17 @@ impl Position {
         }
     }
 
-    /// The number of empty cells next to a `color` top piece and to no enemy
+    /// Whether `hex` is empty, next to a `color` top piece and to no enemy
     /// top piece: where `color` may place from the second ply on.
+    #[inline(always)]
+    pub fn is_spawn_cell(&self, hex: Hex, color: Color) -> bool {
+        !self.is_occupied(hex)
+            && self.neighbors_topped_by(hex, color) > 0
+            && self.neighbors_topped_by(hex, color.opponent()) == 0
+    }
+
+    /// The number of cells where [`Position::is_spawn_cell`] holds for
+    /// `color`, kept as moves are made.
     #[inline(always)]
     pub fn spawn_cell_count(&self, color: Color) -> usize {
         usize::from(self.spawn_cells[color])
@@ -885,14 +894,9 @@ impl Position {
             assert_eq!(ring, self.ring(hex), "occupancy ring");
         }
         for color in Color::ALL {
-            let enemy = color.opponent();
             let spawn = (0..CELLS)
                 .filter_map(|c| Hex::new(c as u16))
-                .filter(|&h| {
-                    !self.is_occupied(h)
-                        && self.neighbors_topped_by(h, color) > 0
-                        && self.neighbors_topped_by(h, enemy) == 0
-                })
+                .filter(|&h| self.is_spawn_cell(h, color))
                 .count();
             assert_eq!(spawn, self.spawn_cell_count(color), "spawn cell count");
         }
