@@ -20,6 +20,7 @@
 use proptest::prelude::*;
 use std::collections::HashSet;
 use waggle::engine::eval::Features;
+use waggle::engine::params::SPAWN_CELLS_MAX;
 use waggle::hive::diagram::diagram;
 use waggle::hive::game::Game;
 use waggle::hive::notation::{ground_move_string, move_string, parse_move};
@@ -293,6 +294,106 @@ fn check_diagram(pos: &Position, game_string: &str) {
     }
 }
 
+/// The evaluation's features counted the plain way, one piece at a time from
+/// the public queries (the cells that hold the hive together, stacks, slides,
+/// a Grasshopper's jumps walked cell by cell), for comparison with
+/// `Features::extract`, which counts the piece terms on bitmasks.
+fn features_piece_by_piece(pos: &Position) -> Features {
+    let cuts = pos.articulation_points();
+    let queens = [pos.queen(Color::White), pos.queen(Color::Black)];
+    let queen = |c: Color| queens[c.index()];
+    // A top piece may leave its cell: its Queen is down, and it is on a stack
+    // or its cell does not hold the hive together.
+    let may_leave = |hex: Hex, piece: waggle::hive::Piece| {
+        queen(piece.color()).is_some() && (pos.height(hex) > 1 || !cuts.contains(hex))
+    };
+    let mut f = Features::default();
+    for color in Color::ALL {
+        for bug in Bug::ALL {
+            f.in_hand[color][bug.index()] = i32::from(pos.in_hand(color, bug));
+        }
+        if f.in_hand[color].iter().any(|&n| n > 0) {
+            f.spawn_cells[color] = pos.placement_cells(color).len().min(SPAWN_CELLS_MAX) as i32;
+        }
+    }
+    for piece in pos.pieces_on_board() {
+        let hex = pos.hex_of(piece).expect("on the board");
+        if pos.top(hex) != Some(piece) {
+            continue;
+        }
+        let (color, bug, height) = (piece.color(), piece.bug(), pos.height(hex));
+        let enemy_queen = queen(color.opponent());
+        let slider = matches!(bug, Bug::Queen | Bug::Spider | Bug::Ant | Bug::Pillbug);
+        let free = may_leave(hex, piece) && !(slider && height == 1 && pos.slide_count(hex) == 0);
+        if free {
+            f.mobile[color][bug.index()] += 1;
+            if let Some(q) = enemy_queen {
+                if matches!(bug, Bug::Ant | Bug::Beetle | Bug::Grasshopper) && q.within_two(hex) {
+                    f.attackers[color] += 1;
+                }
+                let jumps_next_to_her = bug == Bug::Grasshopper
+                    && Direction::ALL.iter().any(|&d| {
+                        let mut to = hex.neighbor(d);
+                        if pos.height(to) == 0 {
+                            return false;
+                        }
+                        while pos.height(to) > 0 {
+                            to = to.neighbor(d);
+                        }
+                        q.is_adjacent(to)
+                    });
+                if jumps_next_to_her {
+                    f.hoppers_in[color] += 1;
+                }
+                let climber = bug == Bug::Beetle || (bug == Bug::Mosquito && height > 1);
+                if climber && q.is_adjacent(hex) {
+                    f.beetles_by_queen[color] += 1;
+                }
+            }
+        } else if height == 1 {
+            f.pinned[color][bug.index()] += 1;
+        }
+        if height > 1 {
+            f.beetle_on_top[color] += 1;
+            if enemy_queen == Some(hex) {
+                f.beetle_on_queen[color] += 1;
+            }
+        }
+        if bug == Bug::Queen && free && height == 1 {
+            f.queen_slides[color] = pos.slide_count(hex) as i32;
+        }
+        if bug == Bug::Pillbug
+            && height == 1
+            && !cuts.contains(hex)
+            && queen(color).is_some_and(|q| q.is_adjacent(hex))
+        {
+            f.pillbug_guard[color] += 1;
+        }
+    }
+    for color in Color::ALL {
+        let Some(q) = queen(color) else { continue };
+        let enemy_ant = f.mobile[color.opponent()][Bug::Ant.index()] > 0;
+        let mut occupied = 0;
+        for n in q.neighbors() {
+            let Some(top) = pos.top(n) else {
+                if enemy_ant && pos.slide_count(n) > 0 {
+                    f.ant_open_liberties[color.opponent()] += 1;
+                }
+                continue;
+            };
+            occupied += 1;
+            let free = may_leave(n, top);
+            if top.color() == color && free {
+                f.free_own_at_queen[color] += 1;
+            } else if top.color() != color && !free {
+                f.stuck_enemy_at_queen[color] += 1;
+            }
+        }
+        f.queen_occupied[color] = Some(occupied);
+    }
+    f
+}
+
 proptest! {
     #![proptest_config(config(32))]
 
@@ -362,6 +463,16 @@ proptest! {
                     assert_eq!(count, cells.len().min(limit), "{color:?} in {}", g.game_string());
                 }
             }
+        });
+    }
+
+    #[test]
+    fn piece_features_match_a_count_piece_by_piece(p in playout()) {
+        p.play(|g| {
+            let pos = g.position();
+            let mut f = Features::default();
+            f.extract(pos);
+            assert_eq!(f, features_piece_by_piece(pos), "{}", g.game_string());
         });
     }
 

@@ -19,7 +19,7 @@
 //! throw the same piece to the same cell.
 
 use super::hex::{Direction, Hex, HexSet, CELLS};
-use super::piece::{Bug, Color, Piece, PIECES_PER_SIDE};
+use super::piece::{Bug, Color, Piece};
 use super::position::{Move, Position};
 use arrayvec::ArrayVec;
 
@@ -242,7 +242,7 @@ impl Position {
             return true;
         }
         let free_now = 6 - self.occupied_neighbors(q);
-        let mut own = self.on_board_mask() & color_mask(color);
+        let mut own = self.on_board_mask() & color.piece_mask();
         while own != 0 {
             let i = own.trailing_zeros() as usize;
             own &= own - 1;
@@ -425,7 +425,7 @@ impl Position {
     /// The cells whose top piece is `color`'s.
     #[inline(always)]
     fn cells_topped_by(&self, color: Color) -> impl Iterator<Item = Hex> + '_ {
-        let mut own = self.on_board_mask() & color_mask(color);
+        let mut own = self.on_board_mask() & color.piece_mask();
         std::iter::from_fn(move || {
             while own != 0 {
                 let i = own.trailing_zeros() as usize;
@@ -498,7 +498,7 @@ impl Position {
     fn generate_movements(&self, color: Color, moves: &mut MoveList) {
         let mut pinned = Pins { pos: self };
         let last = self.last_moved();
-        let mut own = self.on_board_mask() & color_mask(color);
+        let mut own = self.on_board_mask() & color.piece_mask();
         let mut throwers: ArrayVec<Hex, 2> = ArrayVec::new();
         while own != 0 {
             let i = own.trailing_zeros() as usize;
@@ -697,16 +697,6 @@ impl Position {
             }
             f(to);
         }
-    }
-}
-
-/// Ids of one colour's pieces as a bitmask.
-#[inline(always)]
-fn color_mask(color: Color) -> u32 {
-    let side = (1u32 << PIECES_PER_SIDE) - 1;
-    match color {
-        Color::White => side,
-        Color::Black => side << PIECES_PER_SIDE,
     }
 }
 

@@ -52,6 +52,16 @@ impl Color {
     pub const fn index(self) -> usize {
         self as usize
     }
+
+    /// The ids of this colour's pieces, as a bitmask (bit = [`Piece::index`]).
+    #[inline(always)]
+    pub const fn piece_mask(self) -> u32 {
+        let side = (1u32 << PIECES_PER_SIDE) - 1;
+        match self {
+            Color::White => side,
+            Color::Black => side << PIECES_PER_SIDE,
+        }
+    }
 }
 
 /// Per-colour data, indexed by [`Color`].
@@ -175,6 +185,14 @@ impl Bug {
     /// Whether this bug belongs to an expansion.
     pub const fn is_expansion(self) -> bool {
         matches!(self, Bug::Mosquito | Bug::Ladybug | Bug::Pillbug)
+    }
+
+    /// The ids of both colours' pieces of this bug, as a bitmask (bit =
+    /// [`Piece::index`]).
+    #[inline(always)]
+    pub const fn piece_mask(self) -> u32 {
+        let slots = ((1u32 << self.count()) - 1) << self.first_slot();
+        slots | slots << PIECES_PER_SIDE
     }
 }
 

@@ -279,7 +279,7 @@ impl Position {
 
     /// The cell of piece id `i` (meaningful only while it is on the board).
     #[inline(always)]
-    pub(super) fn cell_of(&self, i: usize) -> Hex {
+    pub fn cell_of(&self, i: usize) -> Hex {
         self.hex_of[i]
     }
 
@@ -353,6 +353,27 @@ impl Position {
     #[inline(always)]
     pub fn on_board_mask(&self) -> u32 {
         self.on_board
+    }
+
+    /// Bitmask (by piece id) of the pieces at the bottom of their cells, one
+    /// per occupied cell.
+    #[inline(always)]
+    pub fn ground_pieces(&self) -> u32 {
+        self.grounded
+    }
+
+    /// Bitmask (by piece id) of the pieces on top of their cells (nothing
+    /// above them), one per occupied cell.
+    #[inline(always)]
+    pub fn top_pieces(&self) -> u32 {
+        let mut covered = 0u32;
+        let mut climbers = self.on_board & !self.grounded;
+        while climbers != 0 {
+            let i = climbers.trailing_zeros() as usize;
+            climbers &= climbers - 1;
+            covered |= 1 << self.below[i];
+        }
+        self.on_board & !covered
     }
 
     /// The piece moved (or placed) on the previous ply, if it may not move now.
