@@ -193,30 +193,31 @@ impl Features {
 
     /// The weighted sum for `us`.
     pub fn score(&self, w: &EvalWeights, us: Color) -> Score {
-        let side = |c: Color| -> Score {
-            let mut s = 0;
-            if let Some(n) = self.queen_occupied[c] {
-                s -= w.queen_surround[usize::from(n.min(5))];
-            }
-            s -= w.stuck_enemy_at_queen * self.stuck_enemy_at_queen[c];
-            s += w.free_own_at_queen * self.free_own_at_queen[c];
-            s += w.queen_slide * self.queen_slides[c];
-            for b in 0..8 {
-                s += w.mobile[b] * self.mobile[c][b];
-                s += w.in_hand[b] * self.in_hand[c][b];
-                s -= w.pinned[b] * self.pinned[c][b];
-            }
-            s += w.beetle_on_top * self.beetle_on_top[c];
-            s += w.beetle_on_queen * self.beetle_on_queen[c];
-            s += w.pillbug_guard * self.pillbug_guard[c];
-            s += w.attacker_near_queen * self.attackers[c];
-            s += w.spawn_cell * self.spawn_cells[c];
-            s += w.hopper_in * self.hoppers_in[c];
-            s += w.ant_open_liberty * self.ant_open_liberties[c];
-            s += w.beetle_by_queen * self.beetles_by_queen[c];
-            s
+        let them = us.opponent();
+        // Every term is linear but the Queen's: weigh the difference
+        // between the sides once instead of each side apart.
+        let diff = |f: &ByColor<i32>| f[us] - f[them];
+        let surround = |c: Color| {
+            self.queen_occupied[c].map_or(0, |n| w.queen_surround[usize::from(n.min(5))])
         };
-        side(us) - side(us.opponent()) + w.tempo
+        let mut s = surround(them) - surround(us) + w.tempo;
+        s -= w.stuck_enemy_at_queen * diff(&self.stuck_enemy_at_queen);
+        s += w.free_own_at_queen * diff(&self.free_own_at_queen);
+        s += w.queen_slide * diff(&self.queen_slides);
+        for b in 0..8 {
+            s += w.mobile[b] * (self.mobile[us][b] - self.mobile[them][b]);
+            s += w.in_hand[b] * (self.in_hand[us][b] - self.in_hand[them][b]);
+            s -= w.pinned[b] * (self.pinned[us][b] - self.pinned[them][b]);
+        }
+        s += w.beetle_on_top * diff(&self.beetle_on_top);
+        s += w.beetle_on_queen * diff(&self.beetle_on_queen);
+        s += w.pillbug_guard * diff(&self.pillbug_guard);
+        s += w.attacker_near_queen * diff(&self.attackers);
+        s += w.spawn_cell * diff(&self.spawn_cells);
+        s += w.hopper_in * diff(&self.hoppers_in);
+        s += w.ant_open_liberty * diff(&self.ant_open_liberties);
+        s += w.beetle_by_queen * diff(&self.beetles_by_queen);
+        s
     }
 }
 
