@@ -470,6 +470,12 @@ proptest! {
     fn piece_features_match_a_count_piece_by_piece(p in playout()) {
         p.play(|g| {
             let pos = g.position();
+            // The cells that hold the hive together, two ways: one
+            // Hopcroft–Tarjan pass, and a search from each cell.
+            let cuts = pos.articulation_points();
+            for hex in pos.occupied().iter() {
+                assert_eq!(cuts.contains(hex), pos.splits_hive(hex), "{}", g.game_string());
+            }
             let mut f = Features::default();
             f.extract(pos);
             assert_eq!(f, features_piece_by_piece(pos), "{}", g.game_string());

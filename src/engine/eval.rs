@@ -280,7 +280,9 @@ fn ids(mut mask: u32) -> impl Iterator<Item = Piece> {
 #[inline(always)]
 fn tally(mask: u32, counts: &mut ByColor<[i32; 8]>) {
     for piece in ids(mask) {
-        counts[piece.color()][piece.bug().index()] += 1;
+        // (colour, bug) as one index, `colour * 8 + bug`.
+        let kind = piece.kind_index();
+        counts.0[kind >> 3][kind & 7] += 1;
     }
 }
 

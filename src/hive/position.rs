@@ -741,10 +741,14 @@ impl Position {
         // to descendants, which change nothing.
         let mut disc = [0u8; ID_SLOTS];
         let mut low = [0u8; ID_SLOTS];
-        let mut stack = [(0u8, 0u32); ID_SLOTS];
+        // The depth-first path: its vertices, and the neighbours each has
+        // yet to try.
+        let mut path = [0u8; ID_SLOTS];
+        let mut todo = [0u32; ID_SLOTS];
         let root = self.grounded.trailing_zeros() as usize;
         let mut visited = 1u32 << root;
-        stack[0] = (root as u8, self.links[root]);
+        path[0] = root as u8;
+        todo[0] = self.links[root];
         let mut sp = 1;
         disc[root] = 1;
         low[root] = 1;
@@ -752,12 +756,11 @@ impl Position {
         let mut root_children = 0;
         let mut cut = 0u32;
         while sp > 0 {
-            let (v, todo) = stack[sp - 1];
-            let v = v as usize;
-            let fresh = todo & !visited;
+            let v = path[sp - 1] as usize;
+            let fresh = todo[sp - 1] & !visited;
             if fresh != 0 {
                 let u = fresh.trailing_zeros() as usize;
-                stack[sp - 1].1 = fresh & (fresh - 1);
+                todo[sp - 1] = fresh & (fresh - 1);
                 time += 1;
                 disc[u] = time;
                 let mut l = time;
@@ -769,26 +772,23 @@ impl Position {
                 }
                 low[u] = l;
                 visited |= 1 << u;
-                if v == root {
-                    root_children += 1;
-                }
-                stack[sp] = (u as u8, self.links[u]);
+                root_children += u32::from(sp == 1);
+                path[sp] = u as u8;
+                todo[sp] = self.links[u];
                 sp += 1;
             } else {
                 sp -= 1;
                 if sp > 0 {
-                    let p = stack[sp - 1].0 as usize;
-                    if low[v] < low[p] {
-                        low[p] = low[v];
-                    }
-                    if p != root && low[v] >= disc[p] {
-                        cut |= 1 << p;
-                    }
+                    let p = path[sp - 1] as usize;
+                    low[p] = low[p].min(low[v]);
+                    // Always true at the root, which is settled below.
+                    cut |= u32::from(low[v] >= disc[p]) << p;
                 }
             }
         }
-        if root_children >= 2 {
-            cut |= 1 << root;
+        // The root holds the hive together when it has two subtrees.
+        if root_children < 2 {
+            cut &= !(1 << root);
         }
         cut
     }
