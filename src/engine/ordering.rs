@@ -124,8 +124,18 @@ pub fn score_moves(
     let their_q = pos.queen(us.opponent());
     // Liberties of the enemy Queen, to spot a move that fills the last one.
     let their_free = pos.queen_free_cells(us.opponent()).unwrap_or(0);
+    // The cells the table move, the killers and the countermove go to, by
+    // the low bits of their indices (a pass by bit 0): a move to none of
+    // them is none of them, and is scored without comparing it with each.
+    let cell_bit = |mv: Move| mv.to().map_or(1, |to| 1u64 << (to.index() & 63));
+    let special_cells = [ctx.tt_move, ctx.killers[0], ctx.killers[1], ctx.counter]
+        .into_iter()
+        .flatten()
+        .fold(0, |bits, mv| bits | cell_bit(mv));
     for &mv in moves {
-        let score = if Some(mv) == ctx.tt_move {
+        let score = if cell_bit(mv) & special_cells == 0 {
+            static_score(pos, mv, own_q, their_q, their_free) + heur.history(mv)
+        } else if Some(mv) == ctx.tt_move {
             order::TT_MOVE
         } else if Some(mv) == ctx.killers[0] {
             order::KILLER_1
