@@ -370,26 +370,32 @@ fn features_piece_by_piece(pos: &Position) -> Features {
             f.pillbug_guard[color] += 1;
         }
     }
+    // Around each Queen: her neighbours that hold a piece, and the empty
+    // ones an enemy Ant could slide into.
     for color in Color::ALL {
         let Some(q) = queen(color) else { continue };
-        let enemy_ant = f.mobile[color.opponent()][Bug::Ant.index()] > 0;
-        let mut occupied = 0;
-        for n in q.neighbors() {
-            let Some(top) = pos.top(n) else {
-                if enemy_ant && pos.slide_count(n) > 0 {
-                    f.ant_open_liberties[color.opponent()] += 1;
-                }
-                continue;
-            };
-            occupied += 1;
-            let free = may_leave(n, top);
-            if top.color() == color && free {
-                f.free_own_at_queen[color] += 1;
-            } else if top.color() != color && !free {
-                f.stuck_enemy_at_queen[color] += 1;
-            }
+        let them = color.opponent();
+        let held: Vec<_> = q
+            .neighbors()
+            .into_iter()
+            .filter_map(|n| Some((n, pos.top(n)?)))
+            .collect();
+        f.queen_occupied[color] = Some(held.len() as u8);
+        f.free_own_at_queen[color] = held
+            .iter()
+            .filter(|&&(n, top)| top.color() == color && may_leave(n, top))
+            .count() as i32;
+        f.stuck_enemy_at_queen[color] = held
+            .iter()
+            .filter(|&&(n, top)| top.color() == them && !may_leave(n, top))
+            .count() as i32;
+        if f.mobile[them][Bug::Ant.index()] > 0 {
+            f.ant_open_liberties[them] = q
+                .neighbors()
+                .into_iter()
+                .filter(|&n| pos.top(n).is_none() && pos.slide_count(n) > 0)
+                .count() as i32;
         }
-        f.queen_occupied[color] = Some(occupied);
     }
     f
 }
