@@ -392,7 +392,9 @@ pub const LMR_DIVISOR: f64 = 2.0;
 pub const LMR_HISTORY_DIVISOR: i32 = 2048;
 
 /// Internal iterative reduction: from this depth on, a node the table knows
-/// no move for is searched one ply shallower.
+/// no move for is searched one ply shallower. 3 scored 74-96-30 against 4
+/// at 0.3 s a move (`waggle arena`, Threads=1, 200 games at `87db082`, the
+/// Base and Base+MLP openings alternating; −38 Elo, 95% interval −84 to +6).
 pub const IIR_MIN_DEPTH: i32 = 4;
 /// Internal iterative reduction: only while the side to move's Queen has at
 /// least this many free cells (or is in hand). With 2, the search missed
