@@ -117,14 +117,14 @@ impl Features {
             | Bug::Spider.piece_mask()
             | Bug::Ant.piece_mask()
             | Bug::Pillbug.piece_mask();
-        for piece in ids(free & alone & sliders) {
+        for piece in Piece::in_mask(free & alone & sliders) {
             if pos.slide_count(pos.cell_of(piece.index())) == 0 {
                 free &= !(1 << piece.index());
             }
         }
         tally(free, &mut self.mobile);
         tally(alone & !free, &mut self.pinned);
-        for piece in ids(stacked) {
+        for piece in Piece::in_mask(stacked) {
             self.beetle_on_top[piece.color()] += 1;
         }
         for color in Color::ALL {
@@ -136,7 +136,7 @@ impl Features {
                 }
                 // A Pillbug next to her guards her unless the One Hive
                 // rule pins it (it throws without sliding).
-                for pillbug in ids(own & Bug::Pillbug.piece_mask() & alone & !pinned) {
+                for pillbug in Piece::in_mask(own & Bug::Pillbug.piece_mask() & alone & !pinned) {
                     if q.is_adjacent(pos.cell_of(pillbug.index())) {
                         self.pillbug_guard[color] += 1;
                     }
@@ -147,7 +147,7 @@ impl Features {
             };
             let attackers =
                 Bug::Ant.piece_mask() | Bug::Beetle.piece_mask() | Bug::Grasshopper.piece_mask();
-            for piece in ids(free_own & attackers) {
+            for piece in Piece::in_mask(free_own & attackers) {
                 let hex = pos.cell_of(piece.index());
                 if q.within_two(hex) {
                     self.attackers[color] += 1;
@@ -157,7 +157,7 @@ impl Features {
                 }
             }
             let climbers = Bug::Beetle.piece_mask() | (Bug::Mosquito.piece_mask() & stacked);
-            for piece in ids(free_own & climbers) {
+            for piece in Piece::in_mask(free_own & climbers) {
                 if q.is_adjacent(pos.cell_of(piece.index())) {
                     self.beetles_by_queen[color] += 1;
                 }
@@ -260,26 +260,13 @@ fn is_free(pos: &Position, pinned: u32, hex: Hex, top: Piece, queen_down: bool) 
     queen_down && (pos.height(hex) > 1 || !is_cut(pinned, top))
 }
 
-/// The pieces whose ids are the bits of `mask`.
-#[inline(always)]
-fn ids(mut mask: u32) -> impl Iterator<Item = Piece> {
-    std::iter::from_fn(move || {
-        if mask == 0 {
-            return None;
-        }
-        let i = mask.trailing_zeros() as usize;
-        mask &= mask - 1;
-        Piece::from_index(i)
-    })
-}
-
 /// Adds one to `counts` for each piece in `mask` (bit = [`Piece::index`]),
 /// by its colour and bug. Adding bit by bit beats a popcount per bug: the
 /// release build targets plain x86-64, whose popcount is a dozen
 /// instructions.
 #[inline(always)]
 fn tally(mask: u32, counts: &mut ByColor<[i32; 8]>) {
-    for piece in ids(mask) {
+    for piece in Piece::in_mask(mask) {
         // (colour, bug) as one index, `colour * 8 + bug`.
         let kind = piece.kind_index();
         counts.0[kind >> 3][kind & 7] += 1;

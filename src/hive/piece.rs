@@ -280,6 +280,20 @@ impl Piece {
         self.0 as usize & (ID_SLOTS - 1)
     }
 
+    /// The pieces whose ids are the bits of `mask` (bit = [`Piece::index`]),
+    /// lowest id first.
+    #[inline(always)]
+    pub fn in_mask(mut mask: u32) -> impl Iterator<Item = Piece> {
+        std::iter::from_fn(move || {
+            if mask == 0 {
+                return None;
+            }
+            let i = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            Piece::from_index(i)
+        })
+    }
+
     /// The owner.
     #[inline(always)]
     pub const fn color(self) -> Color {

@@ -337,16 +337,7 @@ impl Position {
 
     /// All pieces on the board.
     pub fn pieces_on_board(&self) -> impl Iterator<Item = Piece> + '_ {
-        let mut bits = self.on_board;
-        std::iter::from_fn(move || {
-            if bits == 0 {
-                None
-            } else {
-                let i = bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                Piece::from_index(i)
-            }
-        })
+        Piece::in_mask(self.on_board)
     }
 
     /// Bitmask (by piece id) of the pieces on the board.
@@ -366,13 +357,10 @@ impl Position {
     /// above them), one per occupied cell.
     #[inline(always)]
     pub fn top_pieces(&self) -> u32 {
-        let mut covered = 0u32;
-        let mut climbers = self.on_board & !self.grounded;
-        while climbers != 0 {
-            let i = climbers.trailing_zeros() as usize;
-            climbers &= climbers - 1;
-            covered |= 1 << self.below[i];
-        }
+        let covered = Piece::in_mask(self.on_board & !self.grounded)
+            .fold(0u32, |covered, climber| {
+                covered | 1 << self.below[climber.index()]
+            });
         self.on_board & !covered
     }
 
