@@ -398,6 +398,56 @@ fn the_outcome_of_a_move_is_known_before_it_is_played() {
     assert!(decided[0] >= 20, "too few winning moves seen: {decided:?}");
 }
 
+/// The cells that hold the hive together, found by the articulation pass
+/// (which decides from each cell's ring of neighbours alone where the hive
+/// encloses no empty cell) and by a search from each cell, agree along
+/// playouts steered towards the Queens, which often close a ring of pieces
+/// around an empty cell; both kinds of position must be seen.
+#[test]
+fn cut_cells_agree_with_and_without_enclosed_empty_cells() {
+    let mut seen = [0usize; 2];
+    for (i, t) in ["Base", "Base+MLP"].iter().enumerate() {
+        let game_type = GameType::parse(t).expect("game type");
+        for seed in 0..48u64 {
+            let rng = 0x2545_F491 + 131 * seed + i as u64;
+            playout(game_type, 200, rng, steer_to_queens, |pos, _| {
+                let cut = pos.articulation_points();
+                for hex in pos.occupied().iter() {
+                    assert_eq!(cut.contains(hex), pos.splits_hive(hex), "{t}: {pos:?}");
+                }
+                seen[usize::from(encloses_empty_cells(pos))] += 1;
+            });
+        }
+    }
+    assert!(
+        seen[0] >= 100 && seen[1] >= 100,
+        "positions without and with holes: {seen:?}"
+    );
+}
+
+/// Whether some empty cell next to the hive cannot reach the outside through
+/// empty cells: its region of empty cells is small (the outside spans the
+/// whole board).
+fn encloses_empty_cells(pos: &Position) -> bool {
+    let occupied: Vec<_> = pos.occupied().iter().collect();
+    occupied.iter().flat_map(|h| h.neighbors()).any(|start| {
+        if pos.is_occupied(start) {
+            return false;
+        }
+        let mut region = vec![start];
+        let mut k = 0;
+        while k < region.len() && region.len() <= 200 {
+            for n in region[k].neighbors() {
+                if !pos.is_occupied(n) && !region.contains(&n) {
+                    region.push(n);
+                }
+            }
+            k += 1;
+        }
+        region.len() <= 200
+    })
+}
+
 /// After random playouts in every game type, the incremental hash equals the
 /// from-scratch hash and unmake restores every position exactly.
 #[test]

@@ -20,7 +20,7 @@
 
 use super::hex::{Direction, Hex, HexSet, CELLS};
 use super::piece::{Bug, Color, Piece};
-use super::position::{Move, Position};
+use super::position::{Move, Position, RING_RUNS};
 use arrayvec::ArrayVec;
 
 /// Upper bound on the legal moves of any position.
@@ -61,44 +61,32 @@ const SLIDES: [u8; 64] = {
     table
 };
 
-/// For each 6-bit mask of occupied neighbours, the number of separate runs
-/// of occupied cells around the ring. A cell whose occupied neighbours form
-/// at most one run can never split the hive (the run stays connected through
-/// itself); only cells with two or more runs need the global test.
-const RING_RUNS: [u8; 64] = {
-    let mut table = [0u8; 64];
-    let mut mask = 0;
-    while mask < 64 {
-        let mut runs = 0;
-        let mut d = 0;
-        while d < 6 {
-            let here = mask & (1 << d) != 0;
-            let prev = mask & (1 << ((d + 5) % 6)) != 0;
-            if here && !prev {
-                runs += 1;
-            }
-            d += 1;
-        }
-        if mask == 63 {
-            runs = 1;
-        }
-        table[mask] = runs;
-        mask += 1;
-    }
-    table
-};
-
 /// Which ground pieces are pinned (the only link between parts of the
-/// hive): answered locally where the ring of neighbours decides it, and by a
-/// search over the incrementally kept cell graph otherwise.
+/// hive): answered locally where the ring of neighbours decides it (a cell
+/// with one run of neighbours never is; one with two or more always is when
+/// the hive encloses no empty region, which is counted once, on the first
+/// question that needs it), and by a search over the incrementally kept
+/// cell graph otherwise.
 struct Pins<'a> {
     pos: &'a Position,
+    hole_free: Option<bool>,
 }
 
-impl Pins<'_> {
+impl<'a> Pins<'a> {
+    fn new(pos: &'a Position) -> Self {
+        Pins {
+            pos,
+            hole_free: None,
+        }
+    }
+
     #[inline(always)]
     fn is_pinned(&mut self, hex: Hex) -> bool {
-        RING_RUNS[usize::from(self.pos.ring(hex))] > 1 && self.pos.splits_hive(hex)
+        if RING_RUNS[usize::from(self.pos.ring(hex))] <= 1 {
+            return false;
+        }
+        let pos = self.pos;
+        *self.hole_free.get_or_insert_with(|| pos.ring_census().1) || pos.splits_hive(hex)
     }
 }
 
@@ -300,7 +288,7 @@ impl Position {
             return None;
         }
         let h = self.height(from);
-        if h == 1 && (Pins { pos: self }).is_pinned(from) {
+        if h == 1 && Pins::new(self).is_pinned(from) {
             return None;
         }
         Some(h)
@@ -369,7 +357,7 @@ impl Position {
         }
         if !throwers.is_empty() {
             let mut throws = MoveList::new();
-            self.generate_throws(&throwers, &mut Pins { pos: self }, &mut throws);
+            self.generate_throws(&throwers, &mut Pins::new(self), &mut throws);
             for &mv in &throws {
                 let Move::Move {
                     piece, to: dest, ..
@@ -496,7 +484,7 @@ impl Position {
     }
 
     fn generate_movements(&self, color: Color, moves: &mut MoveList) {
-        let mut pinned = Pins { pos: self };
+        let mut pinned = Pins::new(self);
         let last = self.last_moved();
         let mut own = self.on_board_mask() & color.piece_mask();
         let mut throwers: ArrayVec<Hex, 2> = ArrayVec::new();

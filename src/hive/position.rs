@@ -21,6 +21,53 @@ use std::fmt;
 /// Marker for "no piece" in the compact per-cell and per-piece arrays.
 const NO_PIECE: u8 = 0xFF;
 
+/// For each 6-bit mask of occupied neighbours, the number of separate runs
+/// of occupied cells around the ring. A cell whose occupied neighbours form
+/// at most one run can never split the hive (the run stays connected through
+/// itself); only cells with two or more runs need the global test.
+pub(super) const RING_RUNS: [u8; 64] = {
+    let mut table = [0u8; 64];
+    let mut mask = 0;
+    while mask < 64 {
+        let mut runs = 0;
+        let mut d = 0;
+        while d < 6 {
+            let here = mask & (1 << d) != 0;
+            let prev = mask & (1 << ((d + 5) % 6)) != 0;
+            if here && !prev {
+                runs += 1;
+            }
+            d += 1;
+        }
+        if mask == 63 {
+            runs = 1;
+        }
+        table[mask] = runs;
+        mask += 1;
+    }
+    table
+};
+
+/// For each 6-bit ring mask, what the cell graph has at a cell with those
+/// occupied neighbours: its edges (bits 0-7), the triangles it is a corner
+/// of, that is pairs of occupied neighbours in adjacent directions, which
+/// touch each other (bits 8-15), and whether its neighbours form two runs
+/// or more (bit 16). Summed over the hive's cells, the first two count
+/// every edge twice and every triangle three times.
+const RING_GRAPH: [u32; 64] = {
+    let mut table = [0u32; 64];
+    let mut mask = 0;
+    while mask < 64 {
+        let turned = ((mask << 1) | (mask >> 5)) & 63;
+        let edges = (mask as u32).count_ones();
+        let triangles = ((mask & turned) as u32).count_ones();
+        let split = (RING_RUNS[mask] > 1) as u32;
+        table[mask] = edges | (triangles << 8) | (split << 16);
+        mask += 1;
+    }
+    table
+};
+
 /// Size of the repetition counting filter (a power of two).
 const REP_FILTER: usize = 4096;
 
@@ -713,6 +760,34 @@ impl Position {
         out
     }
 
+    /// The ground pieces whose neighbours form two runs or more around
+    /// their cells, and whether the hive encloses no empty region. Where it
+    /// encloses none, those are exactly the pieces that hold the hive
+    /// together: every empty cell around a cell is then outside, and a line
+    /// from one gap between runs to another through the empty outside
+    /// separates the runs.
+    ///
+    /// The holes are counted by Euler's formula. The cell graph is a piece
+    /// of the triangular lattice, drawn in the plane, so a connected one
+    /// with V cells, E edges and T triangles (three cells that touch each
+    /// other) has 1 + E − V − T faces besides the triangles and the
+    /// outside: one around each enclosed empty region.
+    #[inline]
+    pub(super) fn ring_census(&self) -> (u32, bool) {
+        let mut sum = 0u32;
+        let mut split = 0u32;
+        let mut rest = self.grounded;
+        while rest != 0 {
+            let i = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let graph = RING_GRAPH[usize::from(self.ring[self.hex_of[i].index()])];
+            sum += graph & 0xFFFF;
+            split |= ((graph >> 16) & 1) << i;
+        }
+        let (edges, triangles) = ((sum & 0xFF) / 2, (sum >> 8) / 3);
+        (split, 1 + edges == self.grounded.count_ones() + triangles)
+    }
+
     /// [`Position::articulation_points`] as a bit set of the ground pieces
     /// standing on them (bit = [`Piece::index`]), for callers that look
     /// pieces up rather than cells.
@@ -720,6 +795,10 @@ impl Position {
         let n = self.grounded.count_ones();
         if n < 3 {
             return 0;
+        }
+        let (split, hole_free) = self.ring_census();
+        if hole_free {
+            return split;
         }
         // Vertices are ground piece ids. In a depth-first search of an
         // undirected graph every edge off the tree joins a vertex to one of
