@@ -402,7 +402,9 @@ fn the_outcome_of_a_move_is_known_before_it_is_played() {
 /// (which decides from each cell's ring of neighbours alone where the hive
 /// encloses no empty cell) and by a search from each cell, agree along
 /// playouts steered towards the Queens, which often close a ring of pieces
-/// around an empty cell; both kinds of position must be seen.
+/// around an empty cell; and the hive's own count of such rings (Euler's
+/// formula, kept as cells fill and empty) agrees with a flood fill of the
+/// empty cells. Both kinds of position must be seen.
 #[test]
 fn cut_cells_agree_with_and_without_enclosed_empty_cells() {
     let mut seen = [0usize; 2];
@@ -415,7 +417,9 @@ fn cut_cells_agree_with_and_without_enclosed_empty_cells() {
                 for hex in pos.occupied().iter() {
                     assert_eq!(cut.contains(hex), pos.splits_hive(hex), "{t}: {pos:?}");
                 }
-                seen[usize::from(encloses_empty_cells(pos))] += 1;
+                let holes = encloses_empty_cells(pos);
+                assert_eq!(pos.encloses_empty_cells(), holes, "{t}: {pos:?}");
+                seen[usize::from(holes)] += 1;
             });
         }
     }

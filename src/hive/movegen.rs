@@ -63,30 +63,18 @@ const SLIDES: [u8; 64] = {
 
 /// Which ground pieces are pinned (the only link between parts of the
 /// hive): answered locally where the ring of neighbours decides it (a cell
-/// with one run of neighbours never is; one with two or more always is when
-/// the hive encloses no empty region, which is counted once, on the first
-/// question that needs it), and by a search over the incrementally kept
-/// cell graph otherwise.
+/// with one run of neighbours never is; one with two or more always is
+/// where the hive encloses no empty cell), and by a search over the
+/// incrementally kept cell graph otherwise.
 struct Pins<'a> {
     pos: &'a Position,
-    hole_free: Option<bool>,
 }
 
-impl<'a> Pins<'a> {
-    fn new(pos: &'a Position) -> Self {
-        Pins {
-            pos,
-            hole_free: None,
-        }
-    }
-
+impl Pins<'_> {
     #[inline(always)]
     fn is_pinned(&mut self, hex: Hex) -> bool {
-        if RING_RUNS[usize::from(self.pos.ring(hex))] <= 1 {
-            return false;
-        }
-        let pos = self.pos;
-        *self.hole_free.get_or_insert_with(|| pos.ring_census().1) || pos.splits_hive(hex)
+        RING_RUNS[usize::from(self.pos.ring(hex))] > 1
+            && (!self.pos.encloses_empty_cells() || self.pos.splits_hive(hex))
     }
 }
 
@@ -288,7 +276,7 @@ impl Position {
             return None;
         }
         let h = self.height(from);
-        if h == 1 && Pins::new(self).is_pinned(from) {
+        if h == 1 && (Pins { pos: self }).is_pinned(from) {
             return None;
         }
         Some(h)
@@ -357,7 +345,7 @@ impl Position {
         }
         if !throwers.is_empty() {
             let mut throws = MoveList::new();
-            self.generate_throws(&throwers, &mut Pins::new(self), &mut throws);
+            self.generate_throws(&throwers, &mut Pins { pos: self }, &mut throws);
             for &mv in &throws {
                 let Move::Move {
                     piece, to: dest, ..
@@ -484,7 +472,7 @@ impl Position {
     }
 
     fn generate_movements(&self, color: Color, moves: &mut MoveList) {
-        let mut pinned = Pins::new(self);
+        let mut pinned = Pins { pos: self };
         let last = self.last_moved();
         let mut own = self.on_board_mask() & color.piece_mask();
         let mut throwers: ArrayVec<Hex, 2> = ArrayVec::new();

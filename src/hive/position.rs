@@ -48,21 +48,19 @@ pub(super) const RING_RUNS: [u8; 64] = {
     table
 };
 
-/// For each 6-bit ring mask, what the cell graph has at a cell with those
-/// occupied neighbours: its edges (bits 0-7), the triangles it is a corner
-/// of, that is pairs of occupied neighbours in adjacent directions, which
-/// touch each other (bits 8-15), and whether its neighbours form two runs
-/// or more (bit 16). Summed over the hive's cells, the first two count
-/// every edge twice and every triangle three times.
-const RING_GRAPH: [u32; 64] = {
-    let mut table = [0u32; 64];
+/// For each 6-bit ring mask: the edges of the cell graph at a cell with
+/// those occupied neighbours, less the triangles it is a corner of (pairs
+/// of occupied neighbours in adjacent directions, which touch each other).
+/// When a cell is occupied or emptied, the hive's edges less its triangles
+/// change by exactly this much.
+const RING_EDGES_LESS_TRIANGLES: [i16; 64] = {
+    let mut table = [0i16; 64];
     let mut mask = 0;
     while mask < 64 {
         let turned = ((mask << 1) | (mask >> 5)) & 63;
         let edges = (mask as u32).count_ones();
         let triangles = ((mask & turned) as u32).count_ones();
-        let split = (RING_RUNS[mask] > 1) as u32;
-        table[mask] = edges | (triangles << 8) | (split << 16);
+        table[mask] = edges as i16 - triangles as i16;
         mask += 1;
     }
     table
@@ -189,6 +187,10 @@ pub struct Position {
     links: [u32; ID_SLOTS],
     /// The ground pieces, one per occupied cell.
     grounded: u32,
+    /// The cell graph's edges less its triangles (three cells that touch
+    /// each other), kept as cells are occupied and emptied: see
+    /// [`Position::encloses_empty_cells`].
+    edges_less_triangles: i16,
     below: [u8; ID_SLOTS],
     hex_of: [Hex; ID_SLOTS],
     /// Bit `i` set when piece `i` is on the board.
@@ -234,6 +236,7 @@ impl Position {
             bottom: [NO_PIECE; CELLS],
             links: [0; ID_SLOTS],
             grounded: 0,
+            edges_less_triangles: 0,
             below: [NO_PIECE; ID_SLOTS],
             hex_of: [Hex::ORIGIN; ID_SLOTS],
             on_board: 0,
@@ -675,6 +678,8 @@ impl Position {
             }
             self.occupied.remove(from);
             self.flip_ring(from);
+            self.edges_less_triangles -=
+                RING_EDGES_LESS_TRIANGLES[usize::from(self.ring[from.index()])];
             self.unlink(i);
         }
         self.hash ^= zobrist::piece_key(piece.kind_index(), c, level);
@@ -693,6 +698,7 @@ impl Position {
     #[inline(always)]
     fn link(&mut self, hex: Hex, i: usize) {
         self.flip_ring(hex);
+        self.edges_less_triangles += RING_EDGES_LESS_TRIANGLES[usize::from(self.ring[hex.index()])];
         self.bottom[hex.index()] = i as u8;
         let mut mine = 0;
         for n in hex.neighbors() {
@@ -760,32 +766,23 @@ impl Position {
         out
     }
 
-    /// The ground pieces whose neighbours form two runs or more around
-    /// their cells, and whether the hive encloses no empty region. Where it
-    /// encloses none, those are exactly the pieces that hold the hive
-    /// together: every empty cell around a cell is then outside, and a line
-    /// from one gap between runs to another through the empty outside
-    /// separates the runs.
+    /// Whether the hive encloses an empty region: a ring of cells around
+    /// one or more empty cells.
     ///
-    /// The holes are counted by Euler's formula. The cell graph is a piece
-    /// of the triangular lattice, drawn in the plane, so a connected one
-    /// with V cells, E edges and T triangles (three cells that touch each
-    /// other) has 1 + E − V − T faces besides the triangles and the
-    /// outside: one around each enclosed empty region.
+    /// Counted by Euler's formula. The cell graph is a piece of the
+    /// triangular lattice, drawn in the plane, so a connected one with V
+    /// cells, E edges and T triangles (three cells that touch each other)
+    /// has 1 + E − V − T faces besides the triangles and the outside: one
+    /// around each enclosed empty region.
+    ///
+    /// Where it encloses none, a cell holds the hive together exactly when
+    /// its neighbours form two runs or more around it: every empty cell
+    /// around it is then outside, and a line from one gap between runs to
+    /// another through the empty outside separates the runs.
     #[inline]
-    pub(super) fn ring_census(&self) -> (u32, bool) {
-        let mut sum = 0u32;
-        let mut split = 0u32;
-        let mut rest = self.grounded;
-        while rest != 0 {
-            let i = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            let graph = RING_GRAPH[usize::from(self.ring[self.hex_of[i].index()])];
-            sum += graph & 0xFFFF;
-            split |= ((graph >> 16) & 1) << i;
-        }
-        let (edges, triangles) = ((sum & 0xFF) / 2, (sum >> 8) / 3);
-        (split, 1 + edges == self.grounded.count_ones() + triangles)
+    pub fn encloses_empty_cells(&self) -> bool {
+        self.grounded != 0
+            && 1 + i32::from(self.edges_less_triangles) != self.grounded.count_ones() as i32
     }
 
     /// [`Position::articulation_points`] as a bit set of the ground pieces
@@ -796,8 +793,15 @@ impl Position {
         if n < 3 {
             return 0;
         }
-        let (split, hole_free) = self.ring_census();
-        if hole_free {
+        if !self.encloses_empty_cells() {
+            let mut split = 0u32;
+            let mut rest = self.grounded;
+            while rest != 0 {
+                let i = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                let runs = RING_RUNS[usize::from(self.ring[self.hex_of[i].index()])];
+                split |= u32::from(runs > 1) << i;
+            }
             return split;
         }
         // Vertices are ground piece ids. In a depth-first search of an
