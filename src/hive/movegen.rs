@@ -72,7 +72,7 @@ struct Pins<'a> {
 
 impl Pins<'_> {
     #[inline(always)]
-    fn is_pinned(&mut self, hex: Hex) -> bool {
+    fn is_pinned(&self, hex: Hex) -> bool {
         RING_RUNS[usize::from(self.pos.ring(hex))] > 1
             && (!self.pos.encloses_empty_cells() || self.pos.splits_hive(hex))
     }
@@ -345,7 +345,7 @@ impl Position {
         }
         if !throwers.is_empty() {
             let mut throws = MoveList::new();
-            self.generate_throws(&throwers, &mut Pins { pos: self }, &mut throws);
+            self.generate_throws(&throwers, &Pins { pos: self }, &mut throws);
             for &mv in &throws {
                 let Move::Move {
                     piece, to: dest, ..
@@ -472,7 +472,7 @@ impl Position {
     }
 
     fn generate_movements(&self, color: Color, moves: &mut MoveList) {
-        let mut pinned = Pins { pos: self };
+        let pinned = Pins { pos: self };
         let last = self.last_moved();
         let mut own = self.on_board_mask() & color.piece_mask();
         let mut throwers: ArrayVec<Hex, 2> = ArrayVec::new();
@@ -496,7 +496,7 @@ impl Position {
             });
         }
         if !throwers.is_empty() {
-            self.generate_throws(&throwers, &mut pinned, moves);
+            self.generate_throws(&throwers, &pinned, moves);
         }
     }
 
@@ -611,7 +611,7 @@ impl Position {
     /// Pillbug (or Mosquito-as-Pillbug) specials: lift an adjacent unstacked,
     /// unpinned piece that did not move last turn over the thrower onto an
     /// empty cell next to it, with the height gate on the lift and the drop.
-    fn generate_throws(&self, throwers: &[Hex], pinned: &mut Pins<'_>, moves: &mut MoveList) {
+    fn generate_throws(&self, throwers: &[Hex], pinned: &Pins<'_>, moves: &mut MoveList) {
         let first_new = moves.len();
         let color = self.side_to_move();
         let last = self.last_moved();
