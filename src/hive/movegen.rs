@@ -73,8 +73,14 @@ struct Pins<'a> {
 impl Pins<'_> {
     #[inline(always)]
     fn is_pinned(&self, hex: Hex) -> bool {
-        RING_RUNS[usize::from(self.pos.ring(hex))] > 1
-            && (!self.pos.encloses_empty_cells() || self.pos.splits_hive(hex))
+        if RING_RUNS[usize::from(self.pos.ring(hex))] <= 1 {
+            return false;
+        }
+        if self.pos.encloses_empty_cells() {
+            return self.pos.splits_hive(hex);
+        }
+        debug_assert!(self.pos.splits_hive(hex), "{:?}", self.pos);
+        true
     }
 }
 

@@ -789,21 +789,27 @@ impl Position {
     /// standing on them (bit = [`Piece::index`]), for callers that look
     /// pieces up rather than cells.
     pub fn cut_pieces(&self) -> u32 {
-        let n = self.grounded.count_ones();
-        if n < 3 {
+        if self.grounded.count_ones() < 3 {
             return 0;
         }
-        if !self.encloses_empty_cells() {
-            let mut split = 0u32;
-            let mut rest = self.grounded;
-            while rest != 0 {
-                let i = rest.trailing_zeros() as usize;
-                rest &= rest - 1;
-                let runs = RING_RUNS[usize::from(self.ring[self.hex_of[i].index()])];
-                split |= u32::from(runs > 1) << i;
-            }
-            return split;
+        if self.encloses_empty_cells() {
+            return self.cut_pieces_by_search();
         }
+        let mut split = 0u32;
+        let mut rest = self.grounded;
+        while rest != 0 {
+            let i = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let runs = RING_RUNS[usize::from(self.ring[self.hex_of[i].index()])];
+            split |= u32::from(runs > 1) << i;
+        }
+        debug_assert_eq!(split, self.cut_pieces_by_search(), "{self:?}");
+        split
+    }
+
+    /// [`Position::cut_pieces`] by one iterative Hopcroft–Tarjan pass over
+    /// the cell graph (three cells or more).
+    fn cut_pieces_by_search(&self) -> u32 {
         // Vertices are ground piece ids. In a depth-first search of an
         // undirected graph every edge off the tree joins a vertex to one of
         // its ancestors, and when a vertex is reached its visited neighbours
