@@ -10,8 +10,10 @@
 //!   moves, and the piece moved on the previous ply (by either side) may not
 //!   move or be moved by a Pillbug;
 //! * One Hive: ground pieces that are cut vertices of the hive are pinned
-//!   (found in one linear pass, Hopcroft–Tarjan), slides must keep contact,
-//!   and gates follow the height rule `min(L, R) > max(h, d)` blocks;
+//!   (read off the ring of neighbours where the hive encloses no empty cell,
+//!   else by a search over the cell graph from the piece's cell), slides
+//!   must keep contact, and gates follow the height rule
+//!   `min(L, R) > max(h, d)` blocks;
 //! * `pass` only when nothing else is legal.
 //!
 //! Every (piece, destination) pair appears once, even when a Mosquito copies

@@ -753,8 +753,10 @@ impl Position {
     }
 
     /// The cells that hold the hive together: every cell whose emptying
-    /// would split the hive. One iterative Hopcroft–Tarjan pass over the cell
-    /// graph, linear in the number of cells.
+    /// would split the hive. Read off each cell's ring of neighbours where
+    /// the hive encloses no empty cell ([`Position::encloses_empty_cells`]),
+    /// else one iterative Hopcroft–Tarjan pass over the cell graph, linear
+    /// in the number of cells.
     pub fn articulation_points(&self) -> HexSet {
         let mut out = HexSet::new();
         let mut cut = self.cut_pieces();
