@@ -12,12 +12,13 @@
 //!    weights fixed, then Adam minimises the mean squared error to the game
 //!    results plus a small ridge pull toward the start weights (pieces in
 //!    hand, free and pinned pieces are nearly collinear). One tenth of the
-//!    games is held out and its error reported before and after.
+//!    games of each game type is held out ([`HoldOut`]) and its error
+//!    reported before and after.
 
 use crate::engine::eval::Features;
 use crate::engine::EvalWeights;
 use crate::hive::game::Game;
-use crate::hive::{Color, Rules};
+use crate::hive::{Color, GameType, Rules};
 
 /// One training position.
 #[derive(Clone, Debug)]
@@ -26,16 +27,39 @@ pub struct Sample {
     pub x: Vec<f64>,
     /// White's game score.
     pub result: f64,
+    /// The game type of the game it comes from.
+    pub game_type: GameType,
 }
 
-/// Parses `score<TAB>GameString` lines into samples; the game index decides
-/// training (`false`) or hold-out (`true`) for every tenth game.
+/// Which games [`samples`] holds out to measure a fit on.
+#[derive(Copy, Clone, Debug, Default, Eq, PartialEq, clap::ValueEnum)]
+pub enum HoldOut {
+    /// The tenth, twentieth, … game of each game type, counted apart: the
+    /// hold-out has every game type in the share the data has, whatever
+    /// order the file lists its games in.
+    #[default]
+    ByGameType,
+    /// Every tenth line of the data file, comment lines counted: how rounds
+    /// one to ten were fitted. `--generate` alternates Base and Base+MLP
+    /// games after two comment lines, so on those files this holds out
+    /// Base+MLP games only (and so does any concatenation of them).
+    EveryTenthLine,
+}
+
+/// Parses `score<TAB>GameString` lines into samples, split into training
+/// and hold-out positions (the first and second lists) by `hold_out`.
 ///
 /// # Errors
 /// A line without a score, or a GameString that cannot be replayed.
-pub fn samples(data: &str, skip_plies: usize) -> Result<(Vec<Sample>, Vec<Sample>), String> {
+pub fn samples(
+    data: &str,
+    skip_plies: usize,
+    hold_out: HoldOut,
+) -> Result<(Vec<Sample>, Vec<Sample>), String> {
     let mut train = Vec::new();
     let mut test = Vec::new();
+    // Games read so far, by game type.
+    let mut games_of: Vec<(GameType, usize)> = Vec::new();
     for (i, line) in data.lines().enumerate() {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
@@ -50,10 +74,25 @@ pub fn samples(data: &str, skip_plies: usize) -> Result<(Vec<Sample>, Vec<Sample
             .map_err(|_| format!("line {}: bad score '{score}'", i + 1))?;
         let game = Game::from_game_string(gs, Rules::default(), true)
             .map_err(|e| format!("line {}: {e}", i + 1))?;
+        let game_type = game.position().game_type();
+        let held = match hold_out {
+            HoldOut::EveryTenthLine => i % 10 == 9,
+            HoldOut::ByGameType => {
+                let k = match games_of.iter().position(|&(t, _)| t == game_type) {
+                    Some(k) => k,
+                    None => {
+                        games_of.push((game_type, 0));
+                        games_of.len() - 1
+                    }
+                };
+                games_of[k].1 += 1;
+                games_of[k].1 % 10 == 0
+            }
+        };
         let moves: Vec<_> = game.position().moves().collect();
-        let mut g = Game::new(game.position().game_type(), Rules::default(), true);
+        let mut g = Game::new(game_type, Rules::default(), true);
         let mut features = Features::default();
-        let out = if i % 10 == 9 { &mut test } else { &mut train };
+        let out = if held { &mut test } else { &mut train };
         for (ply, &mv) in moves.iter().enumerate() {
             if ply >= skip_plies && ply + 2 < moves.len() {
                 let pos = g.position();
@@ -68,7 +107,11 @@ pub fn samples(data: &str, skip_plies: usize) -> Result<(Vec<Sample>, Vec<Sample
                 } else {
                     -1.0
                 };
-                out.push(Sample { x, result });
+                out.push(Sample {
+                    x,
+                    result,
+                    game_type,
+                });
             }
             g.play(mv)
                 .map_err(|e| format!("line {}: replay failed: {e:?}", i + 1))?;
@@ -177,7 +220,11 @@ mod tests {
                     .map(|_| rng.below(5) as f64 - 2.0)
                     .collect();
                 let result = sigmoid(dot(&wt, &x) / scale);
-                Sample { x, result }
+                Sample {
+                    x,
+                    result,
+                    game_type: GameType::BASE,
+                }
             })
             .collect();
         let fitted = fit(&samples, &start, scale, 400, 0.0, |_, _| {});
@@ -187,5 +234,50 @@ mod tests {
         let w0: Vec<f64> = start.to_vec().into_iter().map(f64::from).collect();
         let w1: Vec<f64> = fitted.to_vec().into_iter().map(f64::from).collect();
         assert!(error(&samples, &w1, scale) < error(&samples, &w0, scale));
+    }
+
+    /// A data file as `--generate` writes it: two comment lines, then games
+    /// alternating Base and Base+MLP, each `plies` plies of moves picked by
+    /// a seeded generator, with White's score from that generator too.
+    fn alternating_data(games: usize, plies: usize) -> String {
+        let mut rng = Rng::new(11);
+        let mut text = String::from("# a header\n# and a second line\n");
+        for i in 0..games {
+            let gt = if i % 2 == 0 {
+                GameType::BASE
+            } else {
+                GameType::MLP
+            };
+            let mut game = Game::new(gt, Rules::default(), true);
+            for _ in 0..plies {
+                let moves = game.legal_moves();
+                let mv = moves[rng.below(moves.len())];
+                game.play(mv).expect("a legal move");
+                if game.outcome().is_some() {
+                    break;
+                }
+            }
+            let score = ["0", "0.5", "1"][rng.below(3)];
+            text.push_str(&format!("{score}\t{}\n", game.game_string()));
+        }
+        text
+    }
+
+    #[test]
+    fn the_hold_out_has_every_game_type_of_the_data() {
+        let data = alternating_data(40, 14);
+        let share =
+            |samples: &[Sample], gt: GameType| samples.iter().filter(|s| s.game_type == gt).count();
+        let (train, test) = samples(&data, 6, HoldOut::ByGameType).expect("valid data");
+        // Games 10 and 20 of each type: two of the twenty of each.
+        for gt in [GameType::BASE, GameType::MLP] {
+            assert!(share(&test, gt) > 0, "{gt} held out");
+            assert!(share(&train, gt) > 4 * share(&test, gt), "{gt} trained on");
+        }
+        // The old split takes every tenth line of such a file: Base+MLP
+        // games only.
+        let (_, test) = samples(&data, 6, HoldOut::EveryTenthLine).expect("valid data");
+        assert!(!test.is_empty());
+        assert_eq!(share(&test, GameType::BASE), 0);
     }
 }
