@@ -327,7 +327,7 @@ fn main() -> ExitCode {
                 return ExitCode::FAILURE;
             };
             let a = Player {
-                weights: EvalWeights::DEFAULT,
+                weights: EvalWeights::for_game_type(gt).clone(),
                 features: Features::DEFAULT,
                 nodes,
                 move_time: movetime_ms.map(std::time::Duration::from_millis),
@@ -338,7 +338,7 @@ fn main() -> ExitCode {
                 weights: if b_hand_picked {
                     EvalWeights::HAND_PICKED
                 } else {
-                    EvalWeights::DEFAULT
+                    EvalWeights::for_game_type(gt).clone()
                 },
                 features: Features {
                     null_move: Features::DEFAULT.null_move != b_flip_null,
@@ -649,7 +649,11 @@ enum StartWeights {
     RoundFive,
     /// `EvalWeights::ROUND_SEVEN`, the weights round seven fitted.
     RoundSeven,
-    /// `EvalWeights::DEFAULT`, the weights the engine plays with.
+    /// `EvalWeights::ROUND_ELEVEN_BASE`, the weights round eleven fitted on
+    /// Base games (the engine's in Base games).
+    RoundElevenBase,
+    /// `EvalWeights::DEFAULT`, the weights the engine plays games with
+    /// expansions with (round seven's).
     Default,
 }
 
@@ -663,6 +667,7 @@ impl StartWeights {
             StartWeights::RoundFour => EvalWeights::ROUND_FOUR,
             StartWeights::RoundFive => EvalWeights::ROUND_FIVE,
             StartWeights::RoundSeven => EvalWeights::ROUND_SEVEN,
+            StartWeights::RoundElevenBase => EvalWeights::ROUND_ELEVEN_BASE,
             StartWeights::Default => EvalWeights::DEFAULT,
         }
     }

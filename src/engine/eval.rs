@@ -30,9 +30,10 @@ use super::Score;
 use crate::hive::position::queen_of;
 use crate::hive::{Bug, ByColor, Color, Hex, Piece, Position};
 
-/// Evaluates `pos` with the default weights.
+/// Evaluates `pos` with the weights the engine plays its game type with
+/// ([`EvalWeights::for_game_type`]).
 pub fn evaluate(pos: &Position) -> Score {
-    evaluate_with(pos, &EvalWeights::DEFAULT)
+    evaluate_with(pos, EvalWeights::for_game_type(pos.game_type()))
 }
 
 /// Evaluates `pos` with the given weights, in centi-liberties for the side to
@@ -302,8 +303,10 @@ mod tests {
 
     #[test]
     fn start_position_is_balanced_but_for_tempo() {
-        let p = Position::new(crate::hive::GameType::BASE, Rules::default());
-        assert_eq!(evaluate(&p), EvalWeights::DEFAULT.tempo);
+        for gt in [crate::hive::GameType::BASE, crate::hive::GameType::MLP] {
+            let p = Position::new(gt, Rules::default());
+            assert_eq!(evaluate(&p), EvalWeights::for_game_type(gt).tempo, "{gt}");
+        }
     }
 
     #[test]

@@ -130,9 +130,9 @@ pub struct SearchResult {
 pub struct Engine {
     /// Current settings.
     pub options: EngineOptions,
-    /// Evaluation weights (the defaults unless a tuner or a match sets
-    /// others).
-    pub weights: EvalWeights,
+    /// Evaluation weights: `None` (the default) plays each game type with
+    /// [`EvalWeights::for_game_type`]; a tuner or a match may set others.
+    pub weights: Option<EvalWeights>,
     features: Features,
     lmr_divisor: f64,
     tt: Option<Tt>,
@@ -160,7 +160,7 @@ impl Engine {
     pub fn new(options: EngineOptions) -> Engine {
         Engine {
             options,
-            weights: EvalWeights::DEFAULT,
+            weights: None,
             features: Features::DEFAULT,
             lmr_divisor: params::LMR_DIVISOR,
             tt: None,
@@ -290,7 +290,10 @@ impl Engine {
         let cfg = Config {
             features: self.features,
             repetition_draw: self.options.repetition_draw,
-            weights: self.weights.clone(),
+            weights: self
+                .weights
+                .clone()
+                .unwrap_or_else(|| EvalWeights::for_game_type(pos.game_type()).clone()),
             node_limit: limits.nodes,
             lmr_divisor: self.lmr_divisor,
             parallel: threads > 1,

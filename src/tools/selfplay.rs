@@ -61,7 +61,7 @@ pub fn play_game(
             hash_mb: 16,
             ..EngineOptions::default()
         });
-        e.weights = p.weights.clone();
+        e.weights = Some(p.weights.clone());
         e.set_features(p.features);
         if let Some(d) = p.lmr_divisor {
             e.set_lmr_divisor(d);
