@@ -689,15 +689,15 @@ fn run_tune(
     fit: Fit,
     start: StartWeights,
 ) -> Result<(), String> {
+    use rayon::prelude::*;
+    use waggle::engine::Features;
+    use waggle::tools::selfplay::{play_game, Rng};
+    use waggle::tools::tune;
     let Fit {
         iterations,
         ridge,
         hold_out,
     } = fit;
-    use rayon::prelude::*;
-    use waggle::engine::Features;
-    use waggle::tools::selfplay::{play_game, Rng};
-    use waggle::tools::tune;
     if let Some(games) = generate {
         // Round one plays and fits from the hand-picked weights with every
         // pruning technique on (null move included), as the committed

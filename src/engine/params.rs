@@ -3,8 +3,8 @@
 //! Scores are in *centi-liberties*: 100 is worth about one more filled cell
 //! around the enemy Queen in the middlegame. Evaluation weights live in
 //! [`EvalWeights`] so that the tuner and in-process matches can vary them at
-//! run time; [`EvalWeights::DEFAULT`] is what the engine plays with. Search
-//! constants are plain `const`s.
+//! run time; [`EvalWeights::for_game_type`] says which the engine plays
+//! with. Search constants are plain `const`s.
 
 use crate::hive::{Bug, GameType};
 
@@ -84,9 +84,10 @@ impl EvalWeights {
     /// --start round-seven --ridge 1e-7 --iterations 3000` (3,600 games,
     /// 228,513 training positions; every tenth Base game held out, error
     /// 0.12550 → 0.12492, where the fit on both game types gave 0.12553).
-    /// Against round seven in Base games: 62-27-11 at 0.3 s a move (README,
-    /// *Measured*). The same fit on the Base+MLP games alone (0.16168 →
-    /// 0.16075) lost 40-56-4 in Base+MLP games, so those keep round seven's.
+    /// Against round seven on the Base openings: 124-53-23 at 0.3 s a move
+    /// (README, *Measured*). The same fit on the Base+MLP games alone
+    /// (0.16168 → 0.16075) lost 40-56-4 in Base+MLP games, so those keep
+    /// round seven's.
     pub const ROUND_ELEVEN_BASE: EvalWeights = EvalWeights {
         queen_surround: [0, 57, 89, 159, 287, 438],
         stuck_enemy_at_queen: 31,
