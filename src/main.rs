@@ -169,6 +169,10 @@ enum Command {
         /// (overwriting it), alternating Base and Base+MLP.
         #[arg(long)]
         generate: Option<usize>,
+        /// Generate games of this game type only (`Base`, `Base+MLP`, …)
+        /// instead of alternating Base and Base+MLP.
+        #[arg(long, value_parser = parse_game_type, requires = "generate")]
+        game_type: Option<waggle::hive::GameType>,
         /// Node budget per move when generating.
         #[arg(long, default_value_t = 3_000)]
         nodes: u64,
@@ -369,6 +373,7 @@ fn main() -> ExitCode {
         Some(Command::Tune {
             data,
             generate,
+            game_type,
             nodes,
             seed,
             iterations,
@@ -379,6 +384,7 @@ fn main() -> ExitCode {
         }) => match run_tune(
             &data,
             generate,
+            game_type,
             nodes,
             seed,
             Fit {
@@ -681,9 +687,15 @@ struct Fit {
     hold_out: waggle::tools::tune::HoldOut,
 }
 
+/// A GameTypeString for clap.
+fn parse_game_type(s: &str) -> Result<waggle::hive::GameType, String> {
+    waggle::hive::GameType::parse(s).ok_or_else(|| format!("not a game type: {s}"))
+}
+
 fn run_tune(
     data: &str,
     generate: Option<usize>,
+    game_type: Option<waggle::hive::GameType>,
     nodes: u64,
     seed: u64,
     fit: Fit,
@@ -726,8 +738,11 @@ fn run_tune(
                 .map(|v| format!(" --start {}", v.get_name()))
                 .unwrap_or_default(),
         };
+        let only = game_type
+            .map(|gt| format!(" --game-type {gt}"))
+            .unwrap_or_default();
         let mut text = format!(
-            "# waggle tune --generate {games} --nodes {nodes} --seed {seed}{round}: self-play games,\n\
+            "# waggle tune --generate {games}{only} --nodes {nodes} --seed {seed}{round}: self-play games,\n\
              # 6 random opening plies, then {nodes}-node searches; White's score<TAB>GameString.\n"
         );
         // Each game has its own seed and a node budget, so playing them in
@@ -737,10 +752,10 @@ fn run_tune(
             .par_iter()
             .enumerate()
             .map(|(i, &seed)| {
-                let gt = if i % 2 == 0 {
-                    waggle::hive::GameType::BASE
-                } else {
-                    waggle::hive::GameType::MLP
+                let gt = match game_type {
+                    Some(gt) => gt,
+                    None if i % 2 == 0 => waggle::hive::GameType::BASE,
+                    None => waggle::hive::GameType::MLP,
                 };
                 let r = play_game(gt, &player, &player, 6, 300, seed);
                 eprintln!("game {}: {} in {} plies", i + 1, r.white_score, r.plies);

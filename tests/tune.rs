@@ -1,0 +1,81 @@
+//! `waggle tune --generate`: the data file it writes holds the game types it
+//! was asked for, and its header repeats the command that made it.
+
+use std::process::Command;
+
+/// Runs `waggle tune <file> --generate <games> --nodes 100 --iterations 1`
+/// plus `extra`, and returns the file's lines.
+fn generate(name: &str, games: usize, extra: &[&str]) -> Vec<String> {
+    let dir = std::env::temp_dir().join(format!("waggle-tune-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join(name);
+    let out = Command::new(env!("CARGO_BIN_EXE_waggle"))
+        .arg("tune")
+        .arg(&file)
+        .args(["--generate", &games.to_string()])
+        .args(["--nodes", "100", "--iterations", "1"])
+        .args(extra)
+        .output()
+        .expect("waggle runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(&file).expect("the data file");
+    let _ = std::fs::remove_file(&file);
+    text.lines().map(str::to_string).collect()
+}
+
+/// The GameTypeString of each game line (`score<TAB>GameType;state;turn;…`).
+fn game_types(lines: &[String]) -> Vec<String> {
+    lines
+        .iter()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| {
+            let (_, game) = l.split_once('\t').expect("score<TAB>GameString");
+            game.split(';').next().expect("a GameType").to_string()
+        })
+        .collect()
+}
+
+#[test]
+fn generated_games_alternate_base_and_mlp_by_default() {
+    let lines = generate("mixed.txt", 10, &[]);
+    let types = game_types(&lines);
+    assert_eq!(types.len(), 10);
+    for (i, t) in types.iter().enumerate() {
+        assert_eq!(t, if i % 2 == 0 { "Base" } else { "Base+MLP" }, "game {i}");
+    }
+    assert!(!lines[0].contains("--game-type"), "{}", lines[0]);
+}
+
+#[test]
+fn generated_games_are_all_of_the_game_type_asked_for() {
+    for gt in ["Base", "Base+MLP", "Base+P"] {
+        let lines = generate(&format!("{gt}.txt"), 10, &["--game-type", gt]);
+        let types = game_types(&lines);
+        assert_eq!(types.len(), 10);
+        assert!(types.iter().all(|t| t == gt), "{gt}: {types:?}");
+        assert!(
+            lines[0].contains(&format!("--game-type {gt} ")),
+            "the header repeats the command: {}",
+            lines[0]
+        );
+    }
+}
+
+#[test]
+fn an_unknown_game_type_is_refused_before_anything_is_played() {
+    let dir = std::env::temp_dir().join(format!("waggle-tune-refused-{}", std::process::id()));
+    let file = dir.join("never.txt");
+    let out = Command::new(env!("CARGO_BIN_EXE_waggle"))
+        .arg("tune")
+        .arg(&file)
+        .args(["--generate", "2", "--game-type", "Base+Q"])
+        .output()
+        .expect("waggle runs");
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("Base+Q"));
+    assert!(!file.exists(), "no data file written");
+}
