@@ -88,8 +88,8 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
         /// Game type (Base, Base+M, …, Base+MLP).
-        #[arg(long, default_value = "Base+MLP")]
-        game_type: String,
+        #[arg(long, default_value = "Base+MLP", value_parser = parse_game_type)]
+        game_type: waggle::hive::GameType,
         /// Seconds the other engine may take per command.
         #[arg(long, default_value = "10", value_parser = waggle::tools::arena::parse_seconds)]
         timeout: std::time::Duration,
@@ -155,8 +155,8 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
         /// Game type (Base, Base+MLP, ...).
-        #[arg(long, default_value = "Base")]
-        game_type: String,
+        #[arg(long, default_value = "Base", value_parser = parse_game_type)]
+        game_type: waggle::hive::GameType,
     },
     /// Fit the evaluation weights to self-play results (Texel method),
     /// starting from the hand-picked weights (or --start), and print them
@@ -322,14 +322,10 @@ fn main() -> ExitCode {
             b_flip_singular,
             b_hand_picked,
             seed,
-            game_type,
+            game_type: gt,
         }) => {
             use waggle::engine::{EvalWeights, Features};
             use waggle::tools::selfplay::{elo, play_match, Player};
-            let Some(gt) = waggle::hive::GameType::parse(&game_type) else {
-                eprintln!("error: unknown game type '{game_type}'");
-                return ExitCode::FAILURE;
-            };
             let a = Player {
                 weights: EvalWeights::for_game_type(gt).clone(),
                 features: Features::DEFAULT,
@@ -460,8 +456,6 @@ fn main() -> ExitCode {
                 use waggle::tools::uhp_diff::{self, DiffConfig};
                 let command =
                     waggle::tools::uhp_client::EngineCommand::parse(&engine)?.resolve_self()?;
-                let game_type = waggle::hive::GameType::parse(&game_type)
-                    .ok_or_else(|| format!("'{game_type}' is not a game type"))?;
                 let options = options
                     .iter()
                     .map(|o| {
@@ -687,7 +681,7 @@ struct Fit {
     hold_out: waggle::tools::tune::HoldOut,
 }
 
-/// A GameTypeString for clap.
+/// A GameTypeString for clap (`--game-type` of selfplay, uhp-diff and tune).
 fn parse_game_type(s: &str) -> Result<waggle::hive::GameType, String> {
     waggle::hive::GameType::parse(s).ok_or_else(|| format!("not a game type: {s}"))
 }
