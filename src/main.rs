@@ -198,6 +198,18 @@ enum Command {
         /// were fitted (on generated files, Base+MLP games only).
         #[arg(long, value_enum, default_value_t = waggle::tools::tune::HoldOut::ByGameType)]
         hold_out: waggle::tools::tune::HoldOut,
+        /// Blend into each training target the score of a search this many
+        /// plies deep with the start weights (see --lambda).
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=20))]
+        search_depth: Option<u32>,
+        /// The search score's share of each training target, 0 to 1 (the
+        /// game result has the rest).
+        #[arg(long, default_value_t = 0.5, requires = "search_depth")]
+        lambda: f64,
+        /// Keep the search scores in this file: read them if it exists (made
+        /// with the same data, depth and start), else write them.
+        #[arg(long, requires = "search_depth")]
+        scores: Option<String>,
     },
     /// Search the fixed bench positions at a fixed depth (one thread unless
     /// --threads is given, cleared tables) and print the node counts; the
@@ -377,6 +389,9 @@ fn main() -> ExitCode {
             from_default,
             start,
             hold_out,
+            search_depth,
+            lambda,
+            scores,
         }) => match run_tune(
             &data,
             generate,
@@ -387,6 +402,11 @@ fn main() -> ExitCode {
                 iterations,
                 ridge,
                 hold_out,
+                search: search_depth.map(|depth| SearchTargets {
+                    depth,
+                    lambda,
+                    file: scores,
+                }),
             },
             if from_default {
                 StartWeights::Default
@@ -679,6 +699,15 @@ struct Fit {
     iterations: usize,
     ridge: f64,
     hold_out: waggle::tools::tune::HoldOut,
+    search: Option<SearchTargets>,
+}
+
+/// `waggle tune --search-depth`: training targets blended with search
+/// scores.
+struct SearchTargets {
+    depth: u32,
+    lambda: f64,
+    file: Option<String>,
 }
 
 /// A GameTypeString for clap (`--game-type` of selfplay, uhp-diff and tune).
@@ -703,6 +732,7 @@ fn run_tune(
         iterations,
         ridge,
         hold_out,
+        search,
     } = fit;
     if let Some(games) = generate {
         // Round one plays and fits from the hand-picked weights with every
@@ -765,10 +795,45 @@ fn run_tune(
         std::fs::write(data, text).map_err(|e| format!("{data}: {e}"))?;
     }
     let text = std::fs::read_to_string(data).map_err(|e| format!("{data}: {e}"))?;
-    let (train, test) = tune::samples(&text, 6, hold_out)?;
+    let (mut train, test) = tune::samples(&text, 6, hold_out)?;
+    let start_name = start
+        .to_possible_value()
+        .map(|v| v.get_name().to_string())
+        .unwrap_or_default();
     let start = start.weights();
     let w0: Vec<f64> = start.to_vec().into_iter().map(f64::from).collect();
     let scale = tune::fit_scale(&train, &w0);
+    if let Some(search) = search {
+        if !(0.0..=1.0).contains(&search.lambda) {
+            return Err(format!("--lambda {} is not within 0 to 1", search.lambda));
+        }
+        // The scores file's first line says what the scores were made
+        // with, so that a file made otherwise is refused.
+        let header = format!(
+            "# waggle tune {data} --search-depth {} --start {start_name}: {} training positions",
+            search.depth,
+            train.len()
+        );
+        let scores = search_scores(&text, hold_out, &search, &start, &header)?;
+        if scores.len() != train.len() {
+            return Err(format!(
+                "{} search scores for {} training positions",
+                scores.len(),
+                train.len()
+            ));
+        }
+        println!(
+            "start on the game results: train {:.5}",
+            tune::error(&train, &w0, scale)
+        );
+        tune::blend_search_scores(&mut train, &scores, scale, search.lambda);
+        println!(
+            "training targets: {} parts depth-{} search score, {} parts game result",
+            search.lambda,
+            search.depth,
+            1.0 - search.lambda
+        );
+    }
     println!(
         "{} training and {} hold-out positions; scale {scale:.0}",
         train.len(),
@@ -792,6 +857,53 @@ fn run_tune(
     );
     println!("{fitted:#?}");
     Ok(())
+}
+
+/// The search scores of `waggle tune --search-depth`: read from the
+/// scores file if it exists (and its first line is `header`), else
+/// searched (and written to that file, after `header`, when one is named).
+fn search_scores(
+    text: &str,
+    hold_out: waggle::tools::tune::HoldOut,
+    search: &SearchTargets,
+    start: &waggle::engine::EvalWeights,
+    header: &str,
+) -> Result<Vec<f64>, String> {
+    use waggle::tools::tune;
+    if let Some(path) = &search.file {
+        if let Ok(saved) = std::fs::read_to_string(path) {
+            let mut lines = saved.lines();
+            let first = lines.next().unwrap_or_default();
+            if first != header {
+                return Err(format!(
+                    "{path} begins '{first}', not '{header}': scores of other data or settings"
+                ));
+            }
+            let scores: Vec<f64> = lines
+                .map(|l| l.trim().parse::<f64>())
+                .collect::<Result<_, _>>()
+                .map_err(|e| format!("{path}: {e}"))?;
+            println!("search scores read from {path}");
+            return Ok(scores);
+        }
+    }
+    let started = std::time::Instant::now();
+    let scores = tune::search_scores(text, 6, hold_out, search.depth, start, |done, total| {
+        if done % 100 == 0 || done == total {
+            eprintln!(
+                "searched {done} of {total} games ({:.0} s)",
+                started.elapsed().as_secs_f64()
+            );
+        }
+    })?;
+    if let Some(path) = &search.file {
+        let mut lines = format!("{header}\n");
+        for s in &scores {
+            lines.push_str(&format!("{s}\n"));
+        }
+        std::fs::write(path, lines).map_err(|e| format!("{path}: {e}"))?;
+    }
+    Ok(scores)
 }
 
 /// The hold-out error of each game type in `test`, as ` (Base 0.15000 on

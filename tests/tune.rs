@@ -1,5 +1,6 @@
-//! `waggle tune --generate`: the data file it writes holds the game types it
-//! was asked for, and its header repeats the command that made it.
+//! `waggle tune`: the data file `--generate` writes holds the game types it
+//! was asked for, its header repeats the command that made it, and the
+//! search scores of `--search-depth` are kept with the settings that made them.
 
 use std::process::Command;
 
@@ -78,4 +79,81 @@ fn an_unknown_game_type_is_refused_before_anything_is_played() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("Base+Q"));
     assert!(!file.exists(), "no data file written");
+}
+
+/// Runs `waggle tune` with `args`, returning whether it succeeded and its
+/// standard error.
+fn tune(args: &[&std::ffi::OsStr]) -> (bool, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_waggle"))
+        .arg("tune")
+        .args(args)
+        .output()
+        .expect("waggle runs");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn search_scores_are_kept_with_what_made_them_and_reused_only_for_that() {
+    let dir = std::env::temp_dir().join(format!("waggle-tune-scores-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let data = dir.join("games.txt");
+    let scores = dir.join("scores.txt");
+    let _ = std::fs::remove_file(&scores);
+    let os = |s: &'static str| std::ffi::OsStr::new(s);
+    let (ok, err) = tune(&[
+        data.as_os_str(),
+        os("--generate"),
+        os("12"),
+        os("--nodes"),
+        os("100"),
+        os("--iterations"),
+        os("1"),
+        os("--search-depth"),
+        os("2"),
+        os("--scores"),
+        scores.as_os_str(),
+    ]);
+    assert!(ok, "{err}");
+    let text = std::fs::read_to_string(&scores).expect("the scores file");
+    let mut lines = text.lines();
+    let header = lines.next().expect("a header");
+    assert!(header.contains("--search-depth 2"), "{header}");
+    // `…: N training positions`, and one score a line for each.
+    let n: usize = header
+        .rsplit(": ")
+        .next()
+        .and_then(|tail| tail.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .expect("the number of positions");
+    let values: Vec<f64> = lines.map(|l| l.parse().expect("a score")).collect();
+    assert!(n > 0);
+    assert_eq!(values.len(), n);
+
+    // The same settings read the file again; another depth is refused.
+    let fit = |depth: &'static str| {
+        tune(&[
+            data.as_os_str(),
+            os("--iterations"),
+            os("1"),
+            os("--search-depth"),
+            os(depth),
+            os("--scores"),
+            scores.as_os_str(),
+        ])
+    };
+    let (ok, err) = fit("2");
+    assert!(ok, "{err}");
+    let (ok, err) = fit("3");
+    assert!(!ok);
+    assert!(err.contains("other data or settings"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(&scores).expect("the scores file"),
+        text,
+        "a refused file is left as it was"
+    );
+    let _ = std::fs::remove_file(&data);
+    let _ = std::fs::remove_file(&scores);
 }

@@ -14,6 +14,10 @@
 //!    hand, free and pinned pieces are nearly collinear). One tenth of the
 //!    games of each game type is held out ([`HoldOut`]) and its error
 //!    reported before and after.
+//! 4. Search targets (`--search-depth`): each training position is also
+//!    searched a few plies deep with the start weights ([`search_scores`]),
+//!    and its target becomes a blend of the search's predicted score and
+//!    the game result ([`blend_search_scores`]).
 
 use crate::engine::eval::Features;
 use crate::engine::EvalWeights;
@@ -46,18 +50,19 @@ pub enum HoldOut {
     EveryTenthLine,
 }
 
-/// Parses `score<TAB>GameString` lines into samples, split into training
-/// and hold-out positions (the first and second lists) by `hold_out`.
-///
-/// # Errors
-/// A line without a score, or a GameString that cannot be replayed.
-pub fn samples(
-    data: &str,
-    skip_plies: usize,
-    hold_out: HoldOut,
-) -> Result<(Vec<Sample>, Vec<Sample>), String> {
-    let mut train = Vec::new();
-    let mut test = Vec::new();
+/// One game of a data file: its line (counted from 1), White's score, the
+/// game, and whether [`HoldOut`] holds it out.
+struct Record {
+    line: usize,
+    result: f64,
+    game: Game,
+    held: bool,
+}
+
+/// Parses the `score<TAB>GameString` lines of `data`, marking the games
+/// `hold_out` holds out.
+fn records(data: &str, hold_out: HoldOut) -> Result<Vec<Record>, String> {
+    let mut records = Vec::new();
     // Games read so far, by game type.
     let mut games_of: Vec<(GameType, usize)> = Vec::new();
     for (i, line) in data.lines().enumerate() {
@@ -89,35 +94,162 @@ pub fn samples(
                 games_of[k].1 % 10 == 0
             }
         };
-        let moves: Vec<_> = game.position().moves().collect();
-        let mut g = Game::new(game_type, Rules::default(), true);
-        let mut features = Features::default();
-        let out = if held { &mut test } else { &mut train };
-        for (ply, &mv) in moves.iter().enumerate() {
-            if ply >= skip_plies && ply + 2 < moves.len() {
-                let pos = g.position();
-                features.extract(pos);
-                let mut x: Vec<f64> = features
-                    .to_vec(Color::White)
-                    .into_iter()
-                    .map(f64::from)
-                    .collect();
-                x[EvalWeights::TEMPO] = if pos.side_to_move() == Color::White {
-                    1.0
-                } else {
-                    -1.0
-                };
-                out.push(Sample {
-                    x,
-                    result,
-                    game_type,
-                });
-            }
-            g.play(mv)
-                .map_err(|e| format!("line {}: replay failed: {e:?}", i + 1))?;
+        records.push(Record {
+            line: i + 1,
+            result,
+            game,
+            held,
+        });
+    }
+    Ok(records)
+}
+
+/// Replays `record`'s game, calling `each` with the position before every
+/// ply that [`samples`] takes: after `skip_plies` and before the last two.
+fn for_each_sample(
+    record: &Record,
+    skip_plies: usize,
+    mut each: impl FnMut(&crate::hive::Position),
+) -> Result<(), String> {
+    let game_type = record.game.position().game_type();
+    let moves: Vec<_> = record.game.position().moves().collect();
+    let mut g = Game::new(game_type, Rules::default(), true);
+    for (ply, &mv) in moves.iter().enumerate() {
+        if ply >= skip_plies && ply + 2 < moves.len() {
+            each(g.position());
         }
+        g.play(mv)
+            .map_err(|e| format!("line {}: replay failed: {e:?}", record.line))?;
+    }
+    Ok(())
+}
+
+/// Parses `score<TAB>GameString` lines into samples, split into training
+/// and hold-out positions (the first and second lists) by `hold_out`.
+///
+/// # Errors
+/// A line without a score, or a GameString that cannot be replayed.
+pub fn samples(
+    data: &str,
+    skip_plies: usize,
+    hold_out: HoldOut,
+) -> Result<(Vec<Sample>, Vec<Sample>), String> {
+    let mut train = Vec::new();
+    let mut test = Vec::new();
+    let mut features = Features::default();
+    for record in records(data, hold_out)? {
+        let game_type = record.game.position().game_type();
+        let out = if record.held { &mut test } else { &mut train };
+        for_each_sample(&record, skip_plies, |pos| {
+            features.extract(pos);
+            let mut x: Vec<f64> = features
+                .to_vec(Color::White)
+                .into_iter()
+                .map(f64::from)
+                .collect();
+            x[EvalWeights::TEMPO] = if pos.side_to_move() == Color::White {
+                1.0
+            } else {
+                -1.0
+            };
+            out.push(Sample {
+                x,
+                result: record.result,
+                game_type,
+            });
+        })?;
     }
     Ok((train, test))
+}
+
+/// White's score, in centi-liberties, of a `depth`-ply search of each
+/// training position of `data` (the positions of [`samples`]'s first list,
+/// in its order) with `weights`, one thread, no contempt. A won or lost
+/// position counts as ±[`SEARCH_SCORE_CAP`]. Games are searched in
+/// parallel, each with a table of its own cleared at its start, so the
+/// scores do not depend on the number of threads.
+///
+/// # Errors
+/// As [`samples`].
+pub fn search_scores(
+    data: &str,
+    skip_plies: usize,
+    hold_out: HoldOut,
+    depth: u32,
+    weights: &EvalWeights,
+    mut progress: impl FnMut(usize, usize) + Send,
+) -> Result<Vec<f64>, String> {
+    use crate::engine::{is_decisive, Engine, EngineOptions, Limits};
+    use rayon::prelude::*;
+    use std::sync::atomic::AtomicBool;
+    let records: Vec<Record> = records(data, hold_out)?
+        .into_iter()
+        .filter(|r| !r.held)
+        .collect();
+    let total = records.len();
+    let done = std::sync::Mutex::new((0usize, &mut progress));
+    let per_game: Vec<Result<Vec<f64>, String>> = records
+        .par_iter()
+        .map(|record| {
+            let mut engine = Engine::new(EngineOptions {
+                threads: 1,
+                hash_mb: 4,
+                repetition_draw: true,
+                contempt: 0,
+            });
+            engine.weights = Some(weights.clone());
+            engine.new_game();
+            let stop = AtomicBool::new(false);
+            let limits = Limits {
+                depth: Some(depth),
+                ..Limits::default()
+            };
+            let mut scores = Vec::new();
+            for_each_sample(record, skip_plies, |pos| {
+                let r = engine.search(pos, &limits, &stop, &mut |_| {});
+                let s = if is_decisive(r.score) {
+                    SEARCH_SCORE_CAP.copysign(f64::from(r.score))
+                } else {
+                    f64::from(r.score).clamp(-SEARCH_SCORE_CAP, SEARCH_SCORE_CAP)
+                };
+                scores.push(if pos.side_to_move() == Color::White {
+                    s
+                } else {
+                    -s
+                });
+            })?;
+            if let Ok(mut d) = done.lock() {
+                d.0 += 1;
+                let n = d.0;
+                (d.1)(n, total);
+            }
+            Ok(scores)
+        })
+        .collect();
+    let mut scores = Vec::new();
+    for game in per_game {
+        scores.extend(game?);
+    }
+    Ok(scores)
+}
+
+/// The score [`search_scores`] gives a won position (and, negated, a lost
+/// one), in centi-liberties: far enough out that the sigmoid of any fitted
+/// scale is within a hair of 1.
+pub const SEARCH_SCORE_CAP: f64 = 3_000.0;
+
+/// Replaces each training target by `lambda` parts the search's predicted
+/// score, `sigmoid(search / scale)`, and `1 − lambda` parts the game's
+/// result (the blend chess engines train on). `scores` are
+/// [`search_scores`] of the same samples.
+///
+/// # Panics
+/// If `scores` and `train` differ in length.
+pub fn blend_search_scores(train: &mut [Sample], scores: &[f64], scale: f64, lambda: f64) {
+    assert_eq!(train.len(), scores.len(), "one search score per sample");
+    for (s, &v) in train.iter_mut().zip(scores) {
+        s.result = lambda * sigmoid(v / scale) + (1.0 - lambda) * s.result;
+    }
 }
 
 fn sigmoid(z: f64) -> f64 {
@@ -261,6 +393,72 @@ mod tests {
             text.push_str(&format!("{score}\t{}\n", game.game_string()));
         }
         text
+    }
+
+    #[test]
+    fn search_scores_line_up_with_the_training_samples() {
+        let data = alternating_data(20, 12);
+        let (train, _) = samples(&data, 6, HoldOut::ByGameType).expect("valid data");
+        let scores = search_scores(
+            &data,
+            6,
+            HoldOut::ByGameType,
+            2,
+            &EvalWeights::DEFAULT,
+            |_, _| {},
+        )
+        .expect("valid data");
+        assert_eq!(scores.len(), train.len());
+        assert!(scores.iter().all(|s| s.abs() <= SEARCH_SCORE_CAP));
+    }
+
+    #[test]
+    fn a_surround_in_one_is_searched_as_a_win_for_its_side() {
+        // The side to move (Black) can surround the White Queen (the
+        // evaluation's crowded-Queen test). Three more plies follow, so
+        // that this position is the last one sampled.
+        let won = "Base;InProgress;Black[19];wS1;bG1 wS1/;wA1 -wS1;bQ bG1-;wQ wS1\\;bS1 \\bG1;wA1 bQ/;bA1 -bS1;wA2 -wS1;bA1 /wA2;wA3 wA1-;bS1 \\wA3;wA3 bQ\\;bA2 \\bG1;wA3 bA2/;bA3 bS1-;wQ wA2\\;bA1 \\wA2;wS2 /wA2;bA3 wQ\\;wS2 bA3\\;bS2 \\bA1;wG1 wS2\\;bS2 /wA2;wG1 \\bA1;bG2 -bS2;wG2 wA3/;bG2 wS1\\;wG2 /bA2;bB1 /bS2;wG2 /bB1;bB2 bG2-;wG3 /wG2;bB2 bG2;wG3 /bA2;bB2 wQ;wG3 wA1\\";
+        let mut game = Game::from_game_string(won, Rules::default(), true).expect("valid");
+        let mover = game.position().side_to_move();
+        let plies = game.position().moves().count();
+        while game.position().moves().count() < plies + 3 {
+            let moves = game.legal_moves();
+            // Any move that does not end the game.
+            let mv = moves
+                .iter()
+                .copied()
+                .find(|&mv| {
+                    let mut g = game.clone();
+                    g.play(mv).is_ok() && g.outcome().is_none()
+                })
+                .expect("a move that plays on");
+            game.play(mv).expect("legal");
+        }
+        let data = format!("0.5\t{}\n", game.game_string());
+        let scores = search_scores(
+            &data,
+            plies,
+            HoldOut::ByGameType,
+            2,
+            &EvalWeights::DEFAULT,
+            |_, _| {},
+        )
+        .expect("valid data");
+        let white = if mover == Color::White { 1.0 } else { -1.0 };
+        assert_eq!(scores, vec![white * SEARCH_SCORE_CAP]);
+    }
+
+    #[test]
+    fn blending_mixes_the_search_prediction_with_the_result() {
+        let sample = |result| Sample {
+            x: vec![0.0; EvalWeights::LEN],
+            result,
+            game_type: GameType::BASE,
+        };
+        let mut train = vec![sample(1.0), sample(0.0)];
+        blend_search_scores(&mut train, &[0.0, 200.0], 200.0, 0.25);
+        assert!((train[0].result - (0.25 * 0.5 + 0.75)).abs() < 1e-12);
+        assert!((train[1].result - 0.25 * sigmoid(1.0)).abs() < 1e-12);
     }
 
     #[test]
