@@ -808,9 +808,16 @@ fn run_tune(
             return Err(format!("--lambda {} is not within 0 to 1", search.lambda));
         }
         // The scores file's first line says what the scores were made
-        // with, so that a file made otherwise is refused.
+        // with (the data by a hash of its text, as a file regenerated under
+        // the same name differs), so that a file made otherwise is refused.
+        let digest = {
+            use std::hash::{Hash, Hasher};
+            let mut h = std::hash::DefaultHasher::new();
+            text.hash(&mut h);
+            h.finish()
+        };
         let header = format!(
-            "# waggle tune {data} --search-depth {} --start {start_name}: {} training positions",
+            "# waggle tune {data} --search-depth {} --start {start_name}: {} training positions, data {digest:016x}",
             search.depth,
             train.len()
         );

@@ -121,7 +121,7 @@ fn search_scores_are_kept_with_what_made_them_and_reused_only_for_that() {
     let mut lines = text.lines();
     let header = lines.next().expect("a header");
     assert!(header.contains("--search-depth 2"), "{header}");
-    // `…: N training positions`, and one score a line for each.
+    // `…: N training positions, data <hash>`, and one score a line for each.
     let n: usize = header
         .rsplit(": ")
         .next()
@@ -147,6 +147,22 @@ fn search_scores_are_kept_with_what_made_them_and_reused_only_for_that() {
     let (ok, err) = fit("2");
     assert!(ok, "{err}");
     let (ok, err) = fit("3");
+    assert!(!ok);
+    assert!(err.contains("other data or settings"), "{err}");
+    // So are other games under the same file name.
+    let (ok, err) = tune(&[
+        data.as_os_str(),
+        os("--generate"),
+        os("12"),
+        os("--nodes"),
+        os("100"),
+        os("--seed"),
+        os("7"),
+        os("--iterations"),
+        os("1"),
+    ]);
+    assert!(ok, "{err}");
+    let (ok, err) = fit("2");
     assert!(!ok);
     assert!(err.contains("other data or settings"), "{err}");
     assert_eq!(
