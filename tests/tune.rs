@@ -103,19 +103,31 @@ fn search_scores_are_kept_with_what_made_them_and_reused_only_for_that() {
     let scores = dir.join("scores.txt");
     let _ = std::fs::remove_file(&scores);
     let os = |s: &'static str| std::ffi::OsStr::new(s);
-    let (ok, err) = tune(&[
-        data.as_os_str(),
-        os("--generate"),
-        os("12"),
-        os("--nodes"),
-        os("100"),
-        os("--iterations"),
-        os("1"),
-        os("--search-depth"),
-        os("2"),
-        os("--scores"),
-        scores.as_os_str(),
-    ]);
+    // Twelve quick games from `seed` into the data file, then a fit.
+    let games = |seed: &'static str, extra: &[&std::ffi::OsStr]| {
+        let mut args = vec![
+            data.as_os_str(),
+            os("--generate"),
+            os("12"),
+            os("--nodes"),
+            os("100"),
+            os("--seed"),
+            os(seed),
+            os("--iterations"),
+            os("1"),
+        ];
+        args.extend_from_slice(extra);
+        tune(&args)
+    };
+    let (ok, err) = games(
+        "2026",
+        &[
+            os("--search-depth"),
+            os("2"),
+            os("--scores"),
+            scores.as_os_str(),
+        ],
+    );
     assert!(ok, "{err}");
     let text = std::fs::read_to_string(&scores).expect("the scores file");
     let mut lines = text.lines();
@@ -150,17 +162,7 @@ fn search_scores_are_kept_with_what_made_them_and_reused_only_for_that() {
     assert!(!ok);
     assert!(err.contains("other data or settings"), "{err}");
     // So are other games under the same file name.
-    let (ok, err) = tune(&[
-        data.as_os_str(),
-        os("--generate"),
-        os("12"),
-        os("--nodes"),
-        os("100"),
-        os("--seed"),
-        os("7"),
-        os("--iterations"),
-        os("1"),
-    ]);
+    let (ok, err) = games("7", &[]);
     assert!(ok, "{err}");
     let (ok, err) = fit("2");
     assert!(!ok);
