@@ -821,7 +821,7 @@ fn run_tune(
             search.depth,
             train.len()
         );
-        let scores = search_scores(&text, hold_out, &search, &start, &header)?;
+        let scores = load_or_search_scores(&text, hold_out, &search, &start, &header)?;
         if scores.len() != train.len() {
             return Err(format!(
                 "{} search scores for {} training positions",
@@ -869,7 +869,7 @@ fn run_tune(
 /// The search scores of `waggle tune --search-depth`: read from the
 /// scores file if it exists (and its first line is `header`), else
 /// searched (and written to that file, after `header`, when one is named).
-fn search_scores(
+fn load_or_search_scores(
     text: &str,
     hold_out: waggle::tools::tune::HoldOut,
     search: &SearchTargets,
