@@ -120,9 +120,47 @@ fn a_short_match_adds_up_and_its_pgn_files_replay() {
         }
     }
 
+    // The game pairs: the two games of each round, counted from
+    // results.csv, with the shallow engine's points.
+    let results = std::fs::read_to_string(dir.join("results.csv")).expect("results.csv");
+    let mut by_round = std::collections::BTreeMap::<u32, u32>::new();
+    for row in results.lines().skip(1) {
+        let f: Vec<&str> = row.split(',').collect();
+        let round: u32 = f[1].parse().expect("a round");
+        let shallow_white = f[2] == "\"shallow\"";
+        let half_points = match (f[4], shallow_white) {
+            ("WhiteWins", true) | ("BlackWins", false) => 2,
+            ("Draw", _) => 1,
+            _ => 0,
+        };
+        *by_round.entry(round).or_default() += half_points;
+    }
+    let mut expect = [0u32; 5];
+    for &points in by_round.values() {
+        expect[points as usize] += 1;
+    }
+    assert_eq!(by_round.len(), 3, "{results}");
+    let pairs_line = text
+        .lines()
+        .find(|l| l.starts_with("Game pairs"))
+        .unwrap_or_else(|| panic!("no pairs line in\n{text}"));
+    let counts: Vec<u32> = pairs_line
+        .split_once("2: ")
+        .and_then(|(_, rest)| rest.split_once(';'))
+        .map(|(counts, _)| {
+            counts
+                .split(" - ")
+                .map(|c| c.parse().expect("a count"))
+                .collect()
+        })
+        .unwrap_or_default();
+    assert_eq!(counts, expect, "{pairs_line}");
+    assert!(pairs_line.contains("by shallow's points"), "{pairs_line}");
+    let half_points: u32 = counts.iter().zip(0..).map(|(c, k)| c * k).sum();
+    assert_eq!(half_points, 2 * w1 + d1, "{pairs_line}");
+
     // One PGN per game; each replays move for move to its games.txt line.
     let games = std::fs::read_to_string(dir.join("games.txt")).expect("games.txt");
-    let results = std::fs::read_to_string(dir.join("results.csv")).expect("results.csv");
     let games: Vec<&str> = games.lines().collect();
     let rows: Vec<&str> = results.lines().skip(1).collect();
     assert_eq!(games.len(), 6);

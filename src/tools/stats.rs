@@ -2,18 +2,26 @@
 //! probability ratio test (SPRT) used to stop a match once it is decided.
 //!
 //! Both use the logistic Elo model, where a player `d` Elo stronger expects a
-//! score of `1 / (1 + 10^(-d/400))`, and the trinomial (win/draw/loss) normal
-//! approximation of the per-game score. The SPRT is the generalised SPRT of
-//! Michel Van den Bergh ("A practical introduction to the GSPRT", 2016), in
-//! the normal approximation that fishtest uses:
+//! score of `1 / (1 + 10^(-d/400))`, and a normal approximation of the mean
+//! score. Games are counted two ways: one by one as wins, draws and losses
+//! ([`Wdl`], the trinomial model), and as pairs that play the same opening
+//! with colours swapped, by the points a side took from each pair
+//! ([`Pentanomial`], 0, ½, 1, 1½ or 2). The pairs are what the arena plays,
+//! and their spread is the honest one: an opening that wins for White, or for
+//! the stronger side, makes the two games of a pair depend on each other,
+//! which the game-by-game variance does not see.
+//!
+//! The SPRT is the generalised SPRT of Michel Van den Bergh ("A practical
+//! introduction to the GSPRT", 2016) on the pairs, in the normal
+//! approximation that fishtest uses:
 //!
 //! ```text
 //! LLR ≈ N · (s1 − s0) · (2·x̄ − s0 − s1) / (2·σ²)
 //! ```
 //!
-//! with `x̄` the mean score per game, `σ²` its per-game variance (both with
-//! a small prior, see [`Sprt::llr`]) and `s0`, `s1` the expected scores at
-//! `elo0` and `elo1`. The test accepts H1
+//! with `N` the pairs played, `x̄` the mean score per game of a pair, `σ²` its
+//! variance from pair to pair (both with a small prior, see [`Sprt::llr`]) and
+//! `s0`, `s1` the expected scores at `elo0` and `elo1`. The test accepts H1
 //! (`elo ≥ elo1`) when the LLR reaches `ln((1 − β) / α)` and H0
 //! (`elo ≤ elo0`) when it falls to `ln(β / (1 − α))`.
 
@@ -52,29 +60,113 @@ impl Wdl {
         (n > 0.0).then(|| (f64::from(self.wins) + 0.5 * f64::from(self.draws)) / n)
     }
 
-    /// Variance of the per-game score around its mean.
-    fn variance(&self) -> Option<f64> {
-        let n = f64::from(self.games());
-        let m = self.score()?;
-        Some(
-            (f64::from(self.wins) * (1.0 - m).powi(2)
-                + f64::from(self.draws) * (0.5 - m).powi(2)
-                + f64::from(self.losses) * m.powi(2))
-                / n,
-        )
+    /// The outcomes as (score of a game, games).
+    fn outcomes(&self) -> [(f64, f64); 3] {
+        [
+            (1.0, f64::from(self.wins)),
+            (0.5, f64::from(self.draws)),
+            (0.0, f64::from(self.losses)),
+        ]
     }
 
     /// The Elo difference these counts suggest, with its 95% confidence
-    /// interval. Infinite values mean a score of 0% or 100%.
+    /// interval, counting the games as independent. Infinite values mean a
+    /// score of 0% or 100%.
     pub fn elo(&self) -> Option<EloEstimate> {
-        let m = self.score()?;
-        let se = (self.variance()? / f64::from(self.games())).sqrt();
-        let clamp = |s: f64| s.clamp(0.0, 1.0);
-        Some(EloEstimate {
-            elo: elo_from_score(m),
-            low: elo_from_score(clamp(m - Z_95 * se)),
-            high: elo_from_score(clamp(m + Z_95 * se)),
+        Some(Moments::of(&self.outcomes())?.elo())
+    }
+}
+
+/// Game pairs, each one opening played twice with colours swapped, counted
+/// by the points one side took from the pair: `counts[k]` pairs brought it
+/// `k` half-points (0, ½, 1, 1½ or 2 points).
+#[derive(Copy, Clone, Debug, Default, Eq, PartialEq)]
+pub struct Pentanomial {
+    /// Pairs by half-points taken, 0 to 4.
+    pub counts: [u32; 5],
+}
+
+impl Pentanomial {
+    /// Pairs counted.
+    pub fn pairs(&self) -> u32 {
+        self.counts.iter().sum()
+    }
+
+    /// Counts a pair from the side's two results, in half-points each
+    /// (0 a loss, 1 a draw, 2 a win).
+    ///
+    /// # Panics
+    /// If a result is above 2.
+    pub fn add(&mut self, first: u8, second: u8) {
+        assert!(
+            first <= 2 && second <= 2,
+            "a game is worth 0 to 2 half-points"
+        );
+        self.counts[usize::from(first + second)] += 1;
+    }
+
+    /// The same pairs from the opponent's point of view.
+    pub fn flipped(&self) -> Pentanomial {
+        let mut counts = self.counts;
+        counts.reverse();
+        Pentanomial { counts }
+    }
+
+    /// Mean score per game, or `None` with no pairs.
+    pub fn score(&self) -> Option<f64> {
+        Moments::of(&self.outcomes()).map(|m| m.mean)
+    }
+
+    /// The outcomes as (score per game of a pair, pairs).
+    fn outcomes(&self) -> [(f64, f64); 5] {
+        std::array::from_fn(|k| (k as f64 / 4.0, f64::from(self.counts[k])))
+    }
+
+    /// The Elo difference these pairs suggest, with its 95% confidence
+    /// interval from the spread between pairs. Infinite values mean a score
+    /// of 0% or 100%.
+    pub fn elo(&self) -> Option<EloEstimate> {
+        Some(Moments::of(&self.outcomes())?.elo())
+    }
+}
+
+/// Trials (games or pairs) with the mean of their scores and the variance of
+/// one trial's score around it.
+struct Moments {
+    trials: f64,
+    mean: f64,
+    variance: f64,
+}
+
+impl Moments {
+    /// From (score, trials with that score); `None` with no trials.
+    fn of(outcomes: &[(f64, f64)]) -> Option<Moments> {
+        let trials: f64 = outcomes.iter().map(|&(_, n)| n).sum();
+        if trials <= 0.0 {
+            return None;
+        }
+        let mean = outcomes.iter().map(|&(x, n)| x * n).sum::<f64>() / trials;
+        let variance = outcomes
+            .iter()
+            .map(|&(x, n)| n * (x - mean).powi(2))
+            .sum::<f64>()
+            / trials;
+        Some(Moments {
+            trials,
+            mean,
+            variance,
         })
+    }
+
+    /// The Elo difference of the mean, with its 95% interval.
+    fn elo(&self) -> EloEstimate {
+        let se = (self.variance / self.trials).sqrt();
+        let clamp = |s: f64| s.clamp(0.0, 1.0);
+        EloEstimate {
+            elo: elo_from_score(self.mean),
+            low: elo_from_score(clamp(self.mean - Z_95 * se)),
+            high: elo_from_score(clamp(self.mean + Z_95 * se)),
+        }
     }
 }
 
@@ -138,33 +230,29 @@ impl Sprt {
         )
     }
 
-    /// The log-likelihood ratio of H1 against H0 given these counts (0 with
-    /// no games). The mean and variance are taken with a prior of half a
-    /// win, half a draw and half a loss added to the counts: without it a
-    /// one-sided start (one loss, or only draws) has no spread, and the
-    /// normal approximation would decide the test after a single game. The
-    /// prior's weight vanishes as games accumulate.
-    pub fn llr(&self, wdl: &Wdl) -> f64 {
-        if wdl.games() == 0 {
+    /// The log-likelihood ratio of H1 against H0 given these pairs (0 with
+    /// none). The mean and variance are taken with a prior of a tenth of a
+    /// pair of each outcome (half a pair in all) added to the counts: without
+    /// it a one-sided start (one pair of two wins, or only split pairs) has
+    /// no spread, and the normal approximation would decide the test after a
+    /// single pair. The prior's weight vanishes as pairs accumulate.
+    pub fn llr(&self, pairs: &Pentanomial) -> f64 {
+        if pairs.pairs() == 0 {
             return 0.0;
         }
-        let (w, d, l) = (
-            f64::from(wdl.wins) + 0.5,
-            f64::from(wdl.draws) + 0.5,
-            f64::from(wdl.losses) + 0.5,
-        );
-        let n = w + d + l;
-        let m = (w + 0.5 * d) / n;
-        let var = (w * (1.0 - m).powi(2) + d * (0.5 - m).powi(2) + l * m.powi(2)) / n;
+        let with_prior = pairs.outcomes().map(|(x, n)| (x, n + 0.1));
+        let Some(m) = Moments::of(&with_prior) else {
+            return 0.0;
+        };
         let s0 = score_from_elo(self.elo0);
         let s1 = score_from_elo(self.elo1);
-        f64::from(wdl.games()) * (s1 - s0) * (2.0 * m - s0 - s1) / (2.0 * var)
+        f64::from(pairs.pairs()) * (s1 - s0) * (2.0 * m.mean - s0 - s1) / (2.0 * m.variance)
     }
 
     /// Whether the test is decided.
-    pub fn decision(&self, wdl: &Wdl) -> SprtDecision {
+    pub fn decision(&self, pairs: &Pentanomial) -> SprtDecision {
         let (low, high) = self.bounds();
-        let llr = self.llr(wdl);
+        let llr = self.llr(pairs);
         if llr >= high {
             SprtDecision::H1
         } else if llr <= low {
@@ -212,6 +300,63 @@ mod tests {
         assert_eq!(elo_from_score(1.0), f64::INFINITY);
     }
 
+    /// The games of a match, each as (first game, second game) of a pair in
+    /// half-points for one side, counted both ways.
+    fn count(pairs: &[(u8, u8)]) -> (Wdl, Pentanomial) {
+        let mut wdl = Wdl::default();
+        let mut penta = Pentanomial::default();
+        for &(a, b) in pairs {
+            for g in [a, b] {
+                match g {
+                    2 => wdl.wins += 1,
+                    1 => wdl.draws += 1,
+                    _ => wdl.losses += 1,
+                }
+            }
+            penta.add(a, b);
+        }
+        (wdl, penta)
+    }
+
+    #[test]
+    fn pairs_score_as_their_games_do() {
+        let (wdl, penta) = count(&[(2, 0), (2, 1), (1, 1), (0, 0), (2, 2), (2, 0), (2, 1)]);
+        assert_eq!(penta.counts, [1, 0, 3, 2, 1]);
+        assert_eq!(penta.pairs(), 7);
+        assert_eq!(penta.flipped().counts, [1, 2, 3, 0, 1]);
+        let (s_games, s_pairs) = (wdl.score().unwrap(), penta.score().unwrap());
+        assert!((s_games - s_pairs).abs() < 1e-12, "{s_games} {s_pairs}");
+        assert!((s_pairs - 16.0 / 28.0).abs() < 1e-12);
+        let e = penta.elo().unwrap();
+        assert!((e.elo - wdl.elo().unwrap().elo).abs() < 1e-9);
+        assert!(e.low < e.elo && e.elo < e.high);
+        let back = penta.flipped().elo().unwrap();
+        assert!((back.elo + e.elo).abs() < 1e-9 && (back.low + e.high).abs() < 1e-9);
+        assert_eq!(Pentanomial::default().score(), None);
+        assert!(Pentanomial::default().elo().is_none());
+    }
+
+    #[test]
+    fn pairs_see_what_the_opening_decides() {
+        // White wins every game: each pair is split, and the pairs show that
+        // the two sides are level with no doubt, where the games one by one
+        // look like coin flips.
+        let (wdl, penta) = count(&[(2, 0), (0, 2), (2, 0), (0, 2), (2, 0), (0, 2)]);
+        assert_eq!(penta.counts, [0, 0, 6, 0, 0]);
+        let e = penta.elo().unwrap();
+        assert!(e.elo.abs() < 1e-9 && e.low.abs() < 1e-9 && e.high.abs() < 1e-9);
+        let g = wdl.elo().unwrap();
+        assert!(
+            g.elo.abs() < 1e-9 && g.low < -100.0 && g.high > 100.0,
+            "{g:?}"
+        );
+        // Pairs that each go one way are the same evidence twice over: the
+        // pairs spread wider than the games count.
+        let (wdl, penta) = count(&[(2, 2), (0, 0), (2, 2), (0, 0), (2, 2), (1, 1)]);
+        let (p, g) = (penta.elo().unwrap(), wdl.elo().unwrap());
+        assert!(p.high - p.low > g.high - g.low, "{p:?} {g:?}");
+    }
+
     #[test]
     fn sprt_decides_lopsided_matches() {
         let sprt = Sprt {
@@ -222,41 +367,42 @@ mod tests {
         };
         let (low, high) = sprt.bounds();
         assert!((high - 2.944).abs() < 1e-3 && (low + 2.944).abs() < 1e-3);
-        let strong = Wdl {
-            wins: 600,
-            draws: 200,
-            losses: 200,
+        let strong = Pentanomial {
+            counts: [50, 50, 200, 100, 100],
         };
         assert_eq!(sprt.decision(&strong), SprtDecision::H1);
         assert_eq!(sprt.decision(&strong.flipped()), SprtDecision::H0);
-        assert_eq!(sprt.decision(&Wdl::default()), SprtDecision::Continue);
-        let close = Wdl {
-            wins: 11,
-            draws: 10,
-            losses: 10,
+        assert_eq!(
+            sprt.decision(&Pentanomial::default()),
+            SprtDecision::Continue
+        );
+        let close = Pentanomial {
+            counts: [3, 3, 10, 4, 3],
         };
         assert_eq!(sprt.decision(&close), SprtDecision::Continue);
-        let all_wins = Wdl {
-            wins: 20,
-            draws: 0,
-            losses: 0,
+        let all_wins = Pentanomial {
+            counts: [0, 0, 0, 0, 10],
         };
         assert_eq!(sprt.decision(&all_wins), SprtDecision::H1);
-        for one in [
-            Wdl {
-                wins: 1,
-                ..Wdl::default()
-            },
-            Wdl {
-                draws: 1,
-                ..Wdl::default()
-            },
-            Wdl {
-                losses: 1,
-                ..Wdl::default()
-            },
-        ] {
+        for k in 0..5 {
+            let mut one = Pentanomial::default();
+            one.counts[k] = 1;
             assert_eq!(sprt.decision(&one), SprtDecision::Continue, "{one:?}");
         }
+        // The same games decide sooner when the pairs show that the openings
+        // explain most of the spread.
+        let split = Pentanomial {
+            counts: [0, 10, 100, 30, 0],
+        };
+        let scattered = Pentanomial {
+            counts: [35, 0, 60, 0, 45],
+        };
+        assert!((split.score().unwrap() - scattered.score().unwrap()).abs() < 1e-12);
+        assert!(
+            sprt.llr(&split) > sprt.llr(&scattered),
+            "{} {}",
+            sprt.llr(&split),
+            sprt.llr(&scattered)
+        );
     }
 }

@@ -22,8 +22,10 @@
 //! ([`super::pgn`]), `games.txt` with one GameString per line, `results.csv`
 //! (one row per game, in the same order as `games.txt`) and `arena.log`
 //! (forfeits and restarts). On stdout: a table of W/D/L, score and Elo with
-//! its 95% interval per engine and per pairing, and with `--sprt` the
-//! log-likelihood ratio; the match stops as soon as the SPRT is decided.
+//! its 95% interval per engine and per pairing; per pairing also the game
+//! pairs (the two games of one opening) by the points taken from each, with
+//! the Elo interval from their spread; and with `--sprt` the log-likelihood
+//! ratio on those pairs. The match stops as soon as the SPRT is decided.
 
 mod engines;
 mod output;
@@ -312,7 +314,7 @@ pub fn run(cfg: &ArenaConfig) -> Result<ArenaSummary, String> {
             tally.add(&r);
             recorded += 1;
             bar.inc(1);
-            let head = tally.pairs[0][1];
+            let head = tally.pentas[0][1];
             let mut msg = format!(
                 "{}: +{} ={} -{}",
                 cfg.engines[0].name,

@@ -4,7 +4,8 @@
 use super::referee::{describe, limit_for, Fault, GameRecord, GameResult};
 use super::ArenaConfig;
 use crate::tools::pgn::{self, PgnGame};
-use crate::tools::stats::{fmt_elo, SprtDecision, Wdl};
+use crate::tools::stats::{fmt_elo, Pentanomial, SprtDecision, Wdl};
+use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::fs::{self, File};
 use std::io::{BufWriter, Write};
@@ -15,6 +16,12 @@ pub(super) struct Tally {
     pub(super) engines: Vec<Wdl>,
     /// `pairs[i][j]`: results of engine `i` against engine `j`.
     pub(super) pairs: Vec<Vec<Wdl>>,
+    /// `pentas[i][j]`: the game pairs (one opening, colours swapped) of
+    /// engine `i` against engine `j`, by `i`'s points from each.
+    pub(super) pentas: Vec<Vec<Pentanomial>>,
+    /// The first game of each pair still waiting for its second, by round
+    /// and pairing `(i, j)` with `i < j`: `i`'s half-points.
+    pending: HashMap<(usize, usize, usize), u8>,
     pub(super) forfeits: Vec<Vec<Fault>>,
     pub(super) white: Wdl,
 }
@@ -24,6 +31,8 @@ impl Tally {
         Tally {
             engines: vec![Wdl::default(); n],
             pairs: vec![vec![Wdl::default(); n]; n],
+            pentas: vec![vec![Pentanomial::default(); n]; n],
+            pending: HashMap::new(),
             forfeits: vec![Vec::new(); n],
             white: Wdl::default(),
         }
@@ -47,6 +56,27 @@ impl Tally {
         };
         add(w, b, white_res);
         add(b, w, -white_res);
+        // The pair: the two games of a round between the same engines.
+        let (i, j) = (w.min(b), w.max(b));
+        let white_half_points = match r.result {
+            GameResult::WhiteWins => 2,
+            GameResult::Draw => 1,
+            GameResult::BlackWins => 0,
+        };
+        let half_points = if i == w {
+            white_half_points
+        } else {
+            2 - white_half_points
+        };
+        match self.pending.remove(&(r.spec.round, i, j)) {
+            Some(first) => {
+                self.pentas[i][j].add(first, half_points);
+                self.pentas[j][i] = self.pentas[i][j].flipped();
+            }
+            None => {
+                self.pending.insert((r.spec.round, i, j), half_points);
+            }
+        }
         match white_res {
             1 => self.white.wins += 1,
             0 => self.white.draws += 1,
@@ -250,6 +280,23 @@ pub(super) fn report(
                     fmt_elo(e.high)
                 );
             }
+            let p = tally.pentas[i][j];
+            if let Some(e) = p.elo() {
+                let c = p.counts;
+                let _ = writeln!(
+                    s,
+                    "Game pairs (one opening, colours swapped) by {}'s points 0 - ½ - 1 - 1½ - 2: {} - {} - {} - {} - {}; Elo from the pairs: {} (95% interval {} to {})",
+                    cfg.engines[i].name,
+                    c[0],
+                    c[1],
+                    c[2],
+                    c[3],
+                    c[4],
+                    fmt_elo(e.elo),
+                    fmt_elo(e.low),
+                    fmt_elo(e.high)
+                );
+            }
         }
     }
     let _ = writeln!(
@@ -259,7 +306,7 @@ pub(super) fn report(
     );
     if let (Some(sprt), Some(d)) = (cfg.sprt, decision) {
         let (low, high) = sprt.bounds();
-        let head = tally.pairs[0][1];
+        let head = tally.pentas[0][1];
         let verdict = match d {
             SprtDecision::Continue => "not decided",
             SprtDecision::H0 => "H0 accepted",
