@@ -56,8 +56,7 @@ impl Wdl {
 
     /// Mean score per game (a win is 1, a draw ½), or `None` with no games.
     pub fn score(&self) -> Option<f64> {
-        let n = f64::from(self.games());
-        (n > 0.0).then(|| (f64::from(self.wins) + 0.5 * f64::from(self.draws)) / n)
+        Moments::of(&self.outcomes()).map(|m| m.mean)
     }
 
     /// The outcomes as (score of a game, games).

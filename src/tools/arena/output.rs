@@ -58,16 +58,8 @@ impl Tally {
         add(b, w, -white_res);
         // The pair: the two games of a round between the same engines.
         let (i, j) = (w.min(b), w.max(b));
-        let white_half_points = match r.result {
-            GameResult::WhiteWins => 2,
-            GameResult::Draw => 1,
-            GameResult::BlackWins => 0,
-        };
-        let half_points = if i == w {
-            white_half_points
-        } else {
-            2 - white_half_points
-        };
+        // i's half-points: 0, 1 or 2 for a result of -1, 0 or 1.
+        let half_points = (1 + if i == w { white_res } else { -white_res }).unsigned_abs();
         match self.pending.remove(&(r.spec.round, i, j)) {
             Some(first) => {
                 self.pentas[i][j].add(first, half_points);
