@@ -211,6 +211,47 @@ enum Command {
         #[arg(long, requires = "search_depth")]
         scores: Option<String>,
     },
+    /// Tune a few evaluation weights by game results (SPSA, as fishtest
+    /// runs it): each step plays a pair of in-process games between the
+    /// weights nudged up and down by random signs and moves them toward the
+    /// winner; prints the weights after each batch, then the tuned weights
+    /// for `src/engine/params.rs`.
+    Spsa {
+        /// A weight to tune, by name: a field of `EvalWeights` with an
+        /// array's entry after a dot (`mobile.B`, `in_hand.A`,
+        /// `beetle_by_queen`, `queen_surround.3`), optionally with its own
+        /// last perturbation as `NAME:C_END`. Give it once per weight.
+        #[arg(long = "param", required = true)]
+        params: Vec<String>,
+        /// Game type of the games.
+        #[arg(long, default_value = "Base+MLP", value_parser = parse_game_type)]
+        game_type: waggle::hive::GameType,
+        /// The weights to start from (default: those the engine plays the
+        /// game type with).
+        #[arg(long, value_enum)]
+        start: Option<StartWeights>,
+        /// Steps: pairs of games (one opening, colours swapped).
+        #[arg(long, default_value_t = 1_000)]
+        pairs: usize,
+        /// Node budget per move.
+        #[arg(long, default_value_t = 30_000)]
+        nodes: u64,
+        /// The perturbation at the last step, in centi-liberties (fishtest's
+        /// c_end), for weights without their own.
+        #[arg(long, default_value_t = 6.0)]
+        c_end: f64,
+        /// The learning rate at the last step (fishtest's r_end): the last
+        /// step moves a weight by r_end·c_end per point of the pair.
+        #[arg(long, default_value_t = 0.02)]
+        r_end: f64,
+        /// Pairs played at once, all from the same weights (default: one
+        /// per thread).
+        #[arg(long)]
+        batch: Option<usize>,
+        /// Seed of the random signs and openings.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
     /// Search the fixed bench positions at a fixed depth (one thread unless
     /// --threads is given, cleared tables) and print the node counts; the
     /// total signs commits that change the search.
@@ -420,6 +461,45 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
+        Some(Command::Spsa {
+            params,
+            game_type,
+            start,
+            pairs,
+            nodes,
+            c_end,
+            r_end,
+            batch,
+            seed,
+        }) => {
+            let run = || {
+                run_spsa(
+                    &params,
+                    game_type,
+                    start.map(StartWeights::weights),
+                    pairs,
+                    nodes,
+                    (c_end, r_end),
+                    batch,
+                    seed,
+                )
+            };
+            let result = match cli.threads {
+                Some(n) => rayon::ThreadPoolBuilder::new()
+                    .num_threads(n.max(1))
+                    .build()
+                    .map_err(|e| e.to_string())
+                    .and_then(|pool| pool.install(run)),
+                None => run(),
+            };
+            match result {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
         Some(Command::Analyse {
             game_strings,
             depth,
@@ -863,6 +943,109 @@ fn run_tune(
         hold_out_by_type(&test, &w1, scale)
     );
     println!("{fitted:#?}");
+    Ok(())
+}
+
+/// `waggle spsa`: parses the weights to tune and runs SPSA on rayon's
+/// threads.
+#[allow(clippy::too_many_arguments)]
+fn run_spsa(
+    names: &[String],
+    game_type: waggle::hive::GameType,
+    start: Option<waggle::engine::EvalWeights>,
+    pairs: usize,
+    nodes: u64,
+    (c_end, r_end): (f64, f64),
+    batch: Option<usize>,
+    seed: u64,
+) -> Result<(), String> {
+    use waggle::engine::EvalWeights;
+    use waggle::tools::spsa::{self, Param};
+    let positive = |x: f64| x.is_finite() && x > 0.0;
+    if !positive(c_end) || !positive(r_end) {
+        return Err(format!(
+            "--c-end {c_end} and --r-end {r_end} must be above 0"
+        ));
+    }
+    if pairs == 0 || nodes == 0 {
+        return Err("--pairs and --nodes must be above 0".to_string());
+    }
+    let mut params: Vec<Param> = Vec::new();
+    for spec in names {
+        let (name, c) = match spec.split_once(':') {
+            Some((name, c)) => {
+                let c: f64 =
+                    c.parse().ok().filter(|&c| positive(c)).ok_or_else(|| {
+                        format!("--param {spec}: the perturbation must be above 0")
+                    })?;
+                (name, c)
+            }
+            None => (spec.as_str(), c_end),
+        };
+        let index = EvalWeights::weight_index(name).ok_or_else(|| {
+            let all: Vec<String> = (0..EvalWeights::LEN)
+                .filter_map(EvalWeights::weight_name)
+                .collect();
+            format!(
+                "--param {name}: no such weight (the weights: {})",
+                all.join(", ")
+            )
+        })?;
+        if params.iter().any(|p| p.index == index) {
+            return Err(format!("--param {name} is given twice"));
+        }
+        params.push(Param {
+            index,
+            c_end: c,
+            r_end,
+        });
+    }
+    let cfg = spsa::Config {
+        game_type,
+        start: start.unwrap_or_else(|| EvalWeights::for_game_type(game_type).clone()),
+        params,
+        pairs,
+        batch: batch.unwrap_or_else(rayon::current_num_threads).max(1),
+        nodes,
+        seed,
+    };
+    let label = |i: usize| EvalWeights::weight_name(cfg.params[i].index).unwrap_or_default();
+    let start_values = cfg.start.to_vec();
+    println!(
+        "# waggle spsa {game_type}: {pairs} pairs at {nodes} nodes a move, {} at once, seed {seed}; from {}",
+        cfg.batch,
+        (0..cfg.params.len())
+            .map(|i| format!("{} {}", label(i), start_values[cfg.params[i].index]))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let started = std::time::Instant::now();
+    let theta = spsa::run(&cfg, |p| {
+        let games = 2 * p.pairs;
+        eprintln!(
+            "pairs {}/{pairs}: plus sides {}/{games} ({:.1}%), {:.0} s; {}",
+            p.pairs,
+            p.plus_points,
+            100.0 * p.plus_points / games as f64,
+            started.elapsed().as_secs_f64(),
+            p.theta
+                .iter()
+                .enumerate()
+                .map(|(i, t)| format!("{} {t:.1}", label(i)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    });
+    println!(
+        "tuned: {}",
+        theta
+            .iter()
+            .enumerate()
+            .map(|(i, t)| format!("{} {t:.2}", label(i)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    println!("{:#?}", spsa::tuned_weights(&cfg, &theta));
     Ok(())
 }
 

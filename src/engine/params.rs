@@ -330,6 +330,42 @@ impl EvalWeights {
         })
     }
 
+    /// The name of the weight at `index` of [`EvalWeights::to_vec`], as the
+    /// field is called, with the entry of an array after a dot: its count
+    /// for `queen_surround` (`queen_surround.3`), its bug letter for the
+    /// per-bug tables (`mobile.B`, `in_hand.A`). `None` past the end.
+    pub fn weight_name(index: usize) -> Option<String> {
+        const SINGLE: [&str; 3] = ["stuck_enemy_at_queen", "free_own_at_queen", "queen_slide"];
+        const TABLES: [&str; 3] = ["mobile", "in_hand", "pinned"];
+        const LATER: [&str; 8] = [
+            "beetle_on_top",
+            "beetle_on_queen",
+            "pillbug_guard",
+            "attacker_near_queen",
+            "spawn_cell",
+            "hopper_in",
+            "ant_open_liberty",
+            "beetle_by_queen",
+        ];
+        match index {
+            0..=5 => Some(format!("queen_surround.{index}")),
+            6..=8 => Some(SINGLE[index - 6].to_string()),
+            9..=32 => {
+                let (table, bug) = ((index - 9) / 8, (index - 9) % 8);
+                Some(format!("{}.{}", TABLES[table], Bug::ALL[bug].letter()))
+            }
+            33..=40 => Some(LATER[index - 33].to_string()),
+            Self::TEMPO => Some("tempo".to_string()),
+            _ => None,
+        }
+    }
+
+    /// The index in [`EvalWeights::to_vec`] of the weight called `name`
+    /// (see [`EvalWeights::weight_name`]).
+    pub fn weight_index(name: &str) -> Option<usize> {
+        (0..Self::LEN).find(|&i| Self::weight_name(i).as_deref() == Some(name))
+    }
+
     /// The weight of `bug` in one of the per-bug tables.
     #[inline(always)]
     pub fn per_bug(table: &[i32; 8], bug: Bug) -> i32 {
@@ -531,3 +567,39 @@ pub const SOFT_FRACTION: f64 = 0.65;
 pub const MOVE_OVERHEAD_MS: u64 = 50;
 /// Time management with a clock: expected number of moves still to play.
 pub const CLOCK_MOVES_TO_GO: u64 = 25;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_weight_has_a_name_that_finds_its_field() {
+        let mut names = Vec::new();
+        for i in 0..EvalWeights::LEN {
+            let name = EvalWeights::weight_name(i).expect("a name for every index");
+            assert_eq!(EvalWeights::weight_index(&name), Some(i), "{name}");
+            names.push(name);
+        }
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), EvalWeights::LEN, "the names are distinct");
+        assert_eq!(EvalWeights::weight_name(EvalWeights::LEN), None);
+        assert_eq!(EvalWeights::weight_index("mobile.X"), None);
+
+        // A 1 written at a name's index lands in the field of that name.
+        let set = |name: &str| {
+            let mut v = vec![0; EvalWeights::LEN];
+            v[EvalWeights::weight_index(name).expect(name)] = 1;
+            EvalWeights::from_vec(&v).expect("LEN entries")
+        };
+        assert_eq!(set("mobile.B").mobile[Bug::Beetle.index()], 1);
+        assert_eq!(set("in_hand.A").in_hand[Bug::Ant.index()], 1);
+        assert_eq!(set("pinned.Q").pinned[Bug::Queen.index()], 1);
+        assert_eq!(set("pinned.P").pinned[Bug::Pillbug.index()], 1);
+        assert_eq!(set("queen_surround.3").queen_surround[3], 1);
+        assert_eq!(set("queen_slide").queen_slide, 1);
+        assert_eq!(set("beetle_on_top").beetle_on_top, 1);
+        assert_eq!(set("beetle_by_queen").beetle_by_queen, 1);
+        assert_eq!(set("tempo").tempo, 1);
+    }
+}

@@ -7,6 +7,7 @@ pub mod perft;
 pub mod pgn;
 pub mod rng;
 pub mod selfplay;
+pub mod spsa;
 pub mod stats;
 pub mod tune;
 pub mod uhp_client;
