@@ -12,10 +12,11 @@ Usage:
     scripts/plot.py elo RESULTS.csv [--engine NAME] [--out elo.png]
         RESULTS.csv from `waggle arena` (in its --out folder); plots the Elo
         difference of NAME (default: the first White engine) against its
-        opponents, with the 95% interval, after each game.
+        opponents, with the 95% interval, after each game pair.
 
 The Elo model is the one `waggle arena` prints: logistic, with the interval
-from the normal approximation of the per-game score.
+from the normal approximation of the score of game pairs (the two games of a
+round, one opening with colours swapped), as its "Game pairs" line.
 """
 
 import argparse
@@ -32,10 +33,11 @@ def elo_from_score(s):
     return -400 * math.log10(1 / s - 1)
 
 
-def elo_interval(w, d, l):
-    n = w + d + l
-    m = (w + 0.5 * d) / n
-    var = (w * (1 - m) ** 2 + d * (0.5 - m) ** 2 + l * m ** 2) / n
+def elo_interval(pairs):
+    """Elo and its 95% interval from a list of pair scores (0 to 1 each)."""
+    n = len(pairs)
+    m = sum(pairs) / n
+    var = sum((p - m) ** 2 for p in pairs) / n
     se = math.sqrt(var / n)
     clamp = lambda s: min(1.0, max(0.0, s))
     return (elo_from_score(m), elo_from_score(clamp(m - 1.959964 * se)),
@@ -69,21 +71,32 @@ def plot_elo(args, plt):
     if not rows:
         sys.exit(f"no games in {args.file}")
     name = args.engine or rows[0]["white"]
-    w = d = l = 0
+    games = 0
+    pending = {}
+    pairs = []
     xs, mid, lo, hi = [], [], [], []
     for row in rows:
         if name not in (row["white"], row["black"]):
             continue
         res = row["result"]
         if res == "Draw":
-            d += 1
+            score = 0.5
         elif (res == "WhiteWins") == (row["white"] == name):
-            w += 1
+            score = 1.0
         else:
-            l += 1
-        e, a, b = elo_interval(w, d, l)
+            score = 0.0
+        games += 1
+        opponent = row["black"] if row["white"] == name else row["white"]
+        key = (row["round"], opponent)
+        if key not in pending:
+            pending[key] = score
+            continue
+        pairs.append((pending.pop(key) + score) / 2)
+        if len(pairs) < 2:
+            continue
+        e, a, b = elo_interval(pairs)
         if all(math.isfinite(v) for v in (e, a, b)):
-            xs.append(w + d + l)
+            xs.append(games)
             mid.append(e)
             lo.append(a)
             hi.append(b)
