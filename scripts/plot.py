@@ -92,8 +92,6 @@ def plot_elo(args, plt):
             pending[key] = score
             continue
         pairs.append((pending.pop(key) + score) / 2)
-        if len(pairs) < 2:
-            continue
         e, a, b = elo_interval(pairs)
         if all(math.isfinite(v) for v in (e, a, b)):
             xs.append(games)
@@ -101,7 +99,7 @@ def plot_elo(args, plt):
             lo.append(a)
             hi.append(b)
     if not xs:
-        sys.exit("no finite Elo estimate yet (all games won or all lost)")
+        sys.exit("no finite Elo estimate yet (no game pair, or all pairs won or all lost)")
     fig, ax = plt.subplots(figsize=(8, 4))
     ax.axhline(0, color="grey", linewidth=0.8)
     ax.plot(xs, mid, label=f"{name}: Elo difference")
