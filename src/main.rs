@@ -753,7 +753,8 @@ enum StartWeights {
     /// Base games (the engine's in Base games).
     RoundElevenBase,
     /// `EvalWeights::DEFAULT`, the weights the engine plays games with
-    /// expansions with (round seven's).
+    /// expansions with (SPSA one's: round seven's with five tuned by
+    /// `waggle spsa`).
     Default,
 }
 
