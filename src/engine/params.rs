@@ -88,23 +88,13 @@ impl EvalWeights {
     /// on `bench-positions/openings-mlp.txt` at 0.3 s a move: 206-169-25
     /// (README, *Measured*). The engine's weights in games with expansions.
     pub const SPSA_ONE: EvalWeights = EvalWeights {
-        queen_surround: [0, 51, 88, 157, 281, 451],
-        stuck_enemy_at_queen: 25,
-        free_own_at_queen: 23,
-        queen_slide: 35,
         //       Q    S   B   G   A   M   L   P
         mobile: [39, 49, 50, 21, 54, 61, 42, 53],
         in_hand: [1, 22, -8, 11, 7, -17, -11, -55],
         pinned: [-86, 0, 26, -5, 5, -26, -21, -63],
-        beetle_on_top: 47,
-        beetle_on_queen: 81,
         pillbug_guard: 73,
-        attacker_near_queen: 28,
-        tempo: 28,
-        spawn_cell: 24,
-        hopper_in: 17,
-        ant_open_liberty: 4,
         beetle_by_queen: 74,
+        ..EvalWeights::ROUND_SEVEN
     };
 
     /// Round eleven, round seven's terms fitted on the Base games alone:
