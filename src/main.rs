@@ -216,42 +216,7 @@ enum Command {
     /// weights nudged up and down by random signs and moves them toward the
     /// winner; prints the weights after each batch, then the tuned weights
     /// for `src/engine/params.rs`.
-    Spsa {
-        /// A weight to tune, by name: a field of `EvalWeights` with an
-        /// array's entry after a dot (`mobile.B`, `in_hand.A`,
-        /// `beetle_by_queen`, `queen_surround.3`), optionally with its own
-        /// last perturbation as `NAME:C_END`. Give it once per weight.
-        #[arg(long = "param", required = true)]
-        params: Vec<String>,
-        /// Game type of the games.
-        #[arg(long, default_value = "Base+MLP", value_parser = parse_game_type)]
-        game_type: waggle::hive::GameType,
-        /// The weights to start from (default: those the engine plays the
-        /// game type with).
-        #[arg(long, value_enum)]
-        start: Option<StartWeights>,
-        /// Steps: pairs of games (one opening, colours swapped).
-        #[arg(long, default_value_t = 1_000)]
-        pairs: usize,
-        /// Node budget per move.
-        #[arg(long, default_value_t = 30_000)]
-        nodes: u64,
-        /// The perturbation at the last step, in centi-liberties (fishtest's
-        /// c_end), for weights without their own.
-        #[arg(long, default_value_t = 6.0)]
-        c_end: f64,
-        /// The learning rate at the last step (fishtest's r_end): the last
-        /// step moves a weight by r_end·c_end per point of the pair.
-        #[arg(long, default_value_t = 0.02)]
-        r_end: f64,
-        /// Pairs played at once, all from the same weights (default: one
-        /// per thread).
-        #[arg(long)]
-        batch: Option<usize>,
-        /// Seed of the random signs and openings.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-    },
+    Spsa(SpsaArgs),
     /// Search the fixed bench positions at a fixed depth (one thread unless
     /// --threads is given, cleared tables) and print the node counts; the
     /// total signs commits that change the search.
@@ -264,6 +229,45 @@ enum Command {
         #[arg(long, value_parser = waggle::tools::arena::parse_seconds)]
         movetime: Option<std::time::Duration>,
     },
+}
+
+/// Arguments of `waggle spsa`.
+#[derive(clap::Args)]
+struct SpsaArgs {
+    /// A weight to tune, by name: a field of `EvalWeights` with an
+    /// array's entry after a dot (`mobile.B`, `in_hand.A`,
+    /// `beetle_by_queen`, `queen_surround.3`), optionally with its own
+    /// last perturbation as `NAME:C_END`. Give it once per weight.
+    #[arg(long = "param", required = true)]
+    params: Vec<String>,
+    /// Game type of the games.
+    #[arg(long, default_value = "Base+MLP", value_parser = parse_game_type)]
+    game_type: waggle::hive::GameType,
+    /// The weights to start from (default: those the engine plays the
+    /// game type with).
+    #[arg(long, value_enum)]
+    start: Option<StartWeights>,
+    /// Steps: pairs of games (one opening, colours swapped).
+    #[arg(long, default_value_t = 1_000)]
+    pairs: usize,
+    /// Node budget per move.
+    #[arg(long, default_value_t = 30_000)]
+    nodes: u64,
+    /// The perturbation at the last step, in centi-liberties (fishtest's
+    /// c_end), for weights without their own.
+    #[arg(long, default_value_t = 6.0)]
+    c_end: f64,
+    /// The learning rate at the last step (fishtest's r_end): the last
+    /// step moves a weight by r_end·c_end per point of the pair.
+    #[arg(long, default_value_t = 0.02)]
+    r_end: f64,
+    /// Pairs played at once, all from the same weights (default: one
+    /// per thread).
+    #[arg(long)]
+    batch: Option<usize>,
+    /// Seed of the random signs and openings.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
 }
 
 /// Arguments of `waggle arena`.
@@ -461,29 +465,8 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
-        Some(Command::Spsa {
-            params,
-            game_type,
-            start,
-            pairs,
-            nodes,
-            c_end,
-            r_end,
-            batch,
-            seed,
-        }) => {
-            let run = || {
-                run_spsa(
-                    &params,
-                    game_type,
-                    start.map(StartWeights::weights),
-                    pairs,
-                    nodes,
-                    (c_end, r_end),
-                    batch,
-                    seed,
-                )
-            };
+        Some(Command::Spsa(args)) => {
+            let run = || run_spsa(args);
             let result = match cli.threads {
                 Some(n) => rayon::ThreadPoolBuilder::new()
                     .num_threads(n.max(1))
@@ -949,17 +932,19 @@ fn run_tune(
 
 /// `waggle spsa`: parses the weights to tune and runs SPSA on rayon's
 /// threads.
-#[allow(clippy::too_many_arguments)]
-fn run_spsa(
-    names: &[String],
-    game_type: waggle::hive::GameType,
-    start: Option<waggle::engine::EvalWeights>,
-    pairs: usize,
-    nodes: u64,
-    (c_end, r_end): (f64, f64),
-    batch: Option<usize>,
-    seed: u64,
-) -> Result<(), String> {
+fn run_spsa(args: SpsaArgs) -> Result<(), String> {
+    let SpsaArgs {
+        params: names,
+        game_type,
+        start,
+        pairs,
+        nodes,
+        c_end,
+        r_end,
+        batch,
+        seed,
+    } = args;
+    let start = start.map(StartWeights::weights);
     use waggle::engine::EvalWeights;
     use waggle::tools::spsa::{self, Param};
     let positive = |x: f64| x.is_finite() && x > 0.0;
@@ -972,7 +957,7 @@ fn run_spsa(
         return Err("--pairs and --nodes must be above 0".to_string());
     }
     let mut params: Vec<Param> = Vec::new();
-    for spec in names {
+    for spec in &names {
         let (name, c) = match spec.split_once(':') {
             Some((name, c)) => {
                 let c: f64 =
