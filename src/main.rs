@@ -995,15 +995,28 @@ fn run_spsa(args: SpsaArgs) -> Result<(), String> {
         nodes,
         seed,
     };
-    let label = |i: usize| EvalWeights::weight_name(cfg.params[i].index).unwrap_or_default();
+    // `mobile.B 27.3, in_hand.A 12.0`: the tuned weights' names and values.
+    let listing = |values: &[f64], decimals: usize| {
+        cfg.params
+            .iter()
+            .zip(values)
+            .map(|(p, v)| {
+                let name = EvalWeights::weight_name(p.index).unwrap_or_default();
+                format!("{name} {v:.decimals$}")
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
     let start_values = cfg.start.to_vec();
+    let from: Vec<f64> = cfg
+        .params
+        .iter()
+        .map(|p| f64::from(start_values[p.index]))
+        .collect();
     println!(
         "# waggle spsa {game_type}: {pairs} pairs at {nodes} nodes a move, {} at once, seed {seed}; from {}",
         cfg.batch,
-        (0..cfg.params.len())
-            .map(|i| format!("{} {}", label(i), start_values[cfg.params[i].index]))
-            .collect::<Vec<_>>()
-            .join(", ")
+        listing(&from, 0)
     );
     let started = std::time::Instant::now();
     let theta = spsa::run(&cfg, |p| {
@@ -1014,23 +1027,10 @@ fn run_spsa(args: SpsaArgs) -> Result<(), String> {
             p.plus_points,
             100.0 * p.plus_points / games as f64,
             started.elapsed().as_secs_f64(),
-            p.theta
-                .iter()
-                .enumerate()
-                .map(|(i, t)| format!("{} {t:.1}", label(i)))
-                .collect::<Vec<_>>()
-                .join(", ")
+            listing(p.theta, 1)
         );
     });
-    println!(
-        "tuned: {}",
-        theta
-            .iter()
-            .enumerate()
-            .map(|(i, t)| format!("{} {t:.2}", label(i)))
-            .collect::<Vec<_>>()
-            .join(", ")
-    );
+    println!("tuned: {}", listing(&theta, 2));
     println!("{:#?}", spsa::tuned_weights(&cfg, &theta));
     Ok(())
 }

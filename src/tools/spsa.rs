@@ -163,19 +163,13 @@ pub fn run(cfg: &Config, mut report: impl FnMut(&Progress)) -> Vec<f64> {
     let mut spsa = Spsa::new(theta, &cfg.params, cfg.pairs);
     let mut rng = Rng::new(cfg.seed);
     let mut plus_points = 0.0;
-    let player = |values: &[f64]| {
-        let mut v = base.clone();
-        for (p, x) in cfg.params.iter().zip(values) {
-            v[p.index] = x.round() as i32;
-        }
-        Player {
-            weights: EvalWeights::from_vec(&v).expect("to_vec's length"),
-            features: Features::DEFAULT,
-            nodes: cfg.nodes,
-            move_time: None,
-            lmr_divisor: None,
-            threads: 1,
-        }
+    let player = |values: &[f64]| Player {
+        weights: tuned_weights(cfg, values),
+        features: Features::DEFAULT,
+        nodes: cfg.nodes,
+        move_time: None,
+        lmr_divisor: None,
+        threads: 1,
     };
     while spsa.steps() < cfg.pairs {
         let n = cfg.batch.max(1).min(cfg.pairs - spsa.steps());
