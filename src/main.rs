@@ -16,7 +16,8 @@ use waggle::uhp::{Interrupt, UhpServer};
 )]
 struct Cli {
     /// Search threads (default: all cores for the UHP engine, one for perft,
-    /// bench and analyse).
+    /// bench and analyse). For spsa: games played at once, each searched by
+    /// one thread (default: all cores).
     #[arg(long, global = true)]
     threads: Option<usize>,
     #[command(subcommand)]
@@ -236,8 +237,10 @@ enum Command {
 struct SpsaArgs {
     /// A weight to tune, by name: a field of `EvalWeights` with an
     /// array's entry after a dot (`mobile.B`, `in_hand.A`,
-    /// `beetle_by_queen`, `queen_surround.3`), optionally with its own
-    /// last perturbation as `NAME:C_END`. Give it once per weight.
+    /// `beetle_by_queen`, `queen_surround.3`), or a search parameter, a
+    /// field of `SearchParams` (`futility_margin`, `lmr_divisor`, …),
+    /// optionally with its own last perturbation as `NAME:C_END`. Give it
+    /// once per weight.
     #[arg(long = "param", required = true)]
     params: Vec<String>,
     /// Game type of the games.
@@ -254,7 +257,8 @@ struct SpsaArgs {
     #[arg(long, default_value_t = 30_000)]
     nodes: u64,
     /// The perturbation at the last step, in centi-liberties (fishtest's
-    /// c_end), for weights without their own.
+    /// c_end), for weights without their own (a search parameter without
+    /// its own has `SearchParams::C_END`'s).
     #[arg(long, default_value_t = 6.0)]
     c_end: f64,
     /// The learning rate at the last step (fishtest's r_end): the last
@@ -381,6 +385,7 @@ fn main() -> ExitCode {
             seed,
             game_type: gt,
         }) => {
+            use waggle::engine::params::{self, SearchParams};
             use waggle::engine::{EvalWeights, Features};
             use waggle::tools::selfplay::{elo, play_match, Player};
             let a = Player {
@@ -388,7 +393,7 @@ fn main() -> ExitCode {
                 features: Features::DEFAULT,
                 nodes,
                 move_time: movetime_ms.map(std::time::Duration::from_millis),
-                lmr_divisor: None,
+                search: SearchParams::DEFAULT,
                 threads: 1,
             };
             let b = Player {
@@ -410,7 +415,10 @@ fn main() -> ExitCode {
                 },
                 nodes: b_nodes.unwrap_or(nodes),
                 move_time: movetime_ms.map(std::time::Duration::from_millis),
-                lmr_divisor: b_lmr_divisor,
+                search: SearchParams {
+                    lmr_divisor: b_lmr_divisor.map_or(params::LMR_DIVISOR, |d| d.max(0.1)),
+                    ..SearchParams::DEFAULT
+                },
                 threads: b_threads,
             };
             let (points, games, _) = play_match(gt, &a, &b, pairs, seed, |r, s| {
@@ -812,7 +820,7 @@ fn run_tune(
             },
             nodes,
             move_time: None,
-            lmr_divisor: None,
+            search: waggle::engine::params::SearchParams::DEFAULT,
             threads: 1,
         };
         let mut rng = Rng::new(seed);
@@ -945,6 +953,7 @@ fn run_spsa(args: SpsaArgs) -> Result<(), String> {
         seed,
     } = args;
     let start = start.map(StartWeights::weights);
+    use waggle::engine::params::SearchParams;
     use waggle::engine::EvalWeights;
     use waggle::tools::spsa::{self, Param};
     let positive = |x: f64| x.is_finite() && x > 0.0;
@@ -964,16 +973,14 @@ fn run_spsa(args: SpsaArgs) -> Result<(), String> {
                     c.parse().ok().filter(|&c| positive(c)).ok_or_else(|| {
                         format!("--param {spec}: the perturbation must be above 0")
                     })?;
-                (name, c)
+                (name, Some(c))
             }
-            None => (spec.as_str(), c_end),
+            None => (spec.as_str(), None),
         };
-        let index = EvalWeights::weight_index(name).ok_or_else(|| {
-            let all: Vec<String> = (0..EvalWeights::LEN)
-                .filter_map(EvalWeights::weight_name)
-                .collect();
+        let index = spsa::tunable_index(name).ok_or_else(|| {
+            let all: Vec<String> = (0..spsa::TUNABLES).filter_map(spsa::tunable_name).collect();
             format!(
-                "--param {name}: no such weight (the weights: {})",
+                "--param {name}: no such weight or search parameter (they are: {})",
                 all.join(", ")
             )
         })?;
@@ -982,41 +989,42 @@ fn run_spsa(args: SpsaArgs) -> Result<(), String> {
         }
         params.push(Param {
             index,
-            c_end: c,
+            c_end: c.unwrap_or_else(|| spsa::default_c_end(index, c_end)),
             r_end,
         });
     }
     let cfg = spsa::Config {
         game_type,
         start: start.unwrap_or_else(|| EvalWeights::for_game_type(game_type).clone()),
+        start_search: SearchParams::DEFAULT,
         params,
         pairs,
         batch: batch.unwrap_or_else(rayon::current_num_threads).max(1),
         nodes,
         seed,
     };
-    // `mobile.B 27.3, in_hand.A 12.0`: the tuned weights' names and values.
-    let listing = |values: &[f64], decimals: usize| {
+    // `mobile.B 27.3, in_hand.A 12.0`: the tuned values' names and values
+    // (as the start values are written without `decimals`).
+    let listing = |values: &[f64], decimals: Option<usize>| {
         cfg.params
             .iter()
             .zip(values)
             .map(|(p, v)| {
-                let name = EvalWeights::weight_name(p.index).unwrap_or_default();
-                format!("{name} {v:.decimals$}")
+                let name = spsa::tunable_name(p.index).unwrap_or_default();
+                match decimals {
+                    Some(decimals) => format!("{name} {v:.decimals$}"),
+                    None => format!("{name} {v}"),
+                }
             })
             .collect::<Vec<_>>()
             .join(", ")
     };
-    let start_values = cfg.start.to_vec();
-    let from: Vec<f64> = cfg
-        .params
-        .iter()
-        .map(|p| f64::from(start_values[p.index]))
-        .collect();
+    let start_values = spsa::start_values(&cfg);
+    let from: Vec<f64> = cfg.params.iter().map(|p| start_values[p.index]).collect();
     println!(
         "# waggle spsa {game_type}: {pairs} pairs at {nodes} nodes a move, {} at once, seed {seed}; from {}",
         cfg.batch,
-        listing(&from, 0)
+        listing(&from, None)
     );
     let started = std::time::Instant::now();
     let theta = spsa::run(&cfg, |p| {
@@ -1027,11 +1035,15 @@ fn run_spsa(args: SpsaArgs) -> Result<(), String> {
             p.plus_points,
             100.0 * p.plus_points / games as f64,
             started.elapsed().as_secs_f64(),
-            listing(p.theta, 1)
+            listing(p.theta, Some(2))
         );
     });
-    println!("tuned: {}", listing(&theta, 2));
-    println!("{:#?}", spsa::tuned_weights(&cfg, &theta));
+    println!("tuned: {}", listing(&theta, Some(3)));
+    let (weights, search) = spsa::tuned(&cfg, &theta);
+    println!("{weights:#?}");
+    if cfg.params.iter().any(|p| p.index >= EvalWeights::LEN) {
+        println!("{search:#?}");
+    }
     Ok(())
 }
 

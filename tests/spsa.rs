@@ -3,6 +3,7 @@
 //! message rather than a panic.
 
 use std::process::Command;
+use waggle::engine::params;
 
 fn spsa(args: &[&str]) -> (bool, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_waggle"))
@@ -94,9 +95,53 @@ fn the_printed_weights_are_the_start_with_the_tuned_ones_replaced() {
 }
 
 #[test]
+fn a_search_parameter_is_tuned_with_its_own_perturbation() {
+    let (ok, out, err) = spsa(&[
+        "--param",
+        "futility_margin",
+        "--param",
+        "lmr_divisor:0.3",
+        "--param",
+        "tempo",
+        "--pairs",
+        "2",
+        "--nodes",
+        "300",
+        "--game-type",
+        "Base",
+        "--threads",
+        "2",
+    ]);
+    assert!(ok, "{err}");
+    let from = format!(
+        "from futility_margin {}, lmr_divisor {}, tempo ",
+        params::FUTILITY_MARGIN,
+        params::LMR_DIVISOR
+    );
+    assert!(out.contains(&from), "{out}");
+    // The search parameters are printed after the weights, the tuned ones
+    // replaced and the rest the engine's.
+    let at = out.find("SearchParams {").expect("the search parameters");
+    let search = &out[at..];
+    assert_eq!(
+        field(search, "futility_margin"),
+        tuned(&out, "futility_margin").round() as i32
+    );
+    assert_eq!(field(search, "rfp_margin"), params::RFP_MARGIN);
+    assert_eq!(field(search, "null_base"), params::NULL_BASE);
+    // Two pairs move a parameter by a few r_end·c_end (0.02 times 0.3 and
+    // times SearchParams::C_END's 15) at most.
+    let lmr = tuned(&out, "lmr_divisor") - params::LMR_DIVISOR;
+    assert!(lmr.abs() < 0.1, "{out}");
+    let futility = tuned(&out, "futility_margin") - f64::from(params::FUTILITY_MARGIN);
+    assert!(futility.abs() < 5.0, "{out}");
+}
+
+#[test]
 fn bad_arguments_are_refused_with_a_message() {
     for (args, says) in [
         (vec!["--param", "mobile.X"], "no such weight"),
+        (vec!["--param", "futility"], "futility_margin"),
         (vec!["--param", "tempo", "--param", "tempo"], "given twice"),
         (vec!["--param", "tempo:-3"], "must be above 0"),
         (vec!["--param", "tempo:abc"], "must be above 0"),

@@ -134,7 +134,7 @@ pub struct Engine {
     /// [`EvalWeights::for_game_type`]; a tuner or a match may set others.
     pub weights: Option<EvalWeights>,
     features: Features,
-    lmr_divisor: f64,
+    search: params::SearchParams,
     tt: Option<Tt>,
     threads: Vec<ThreadTables>,
     /// The busy positions of simplified ABDADA (see [`Shared`]), allocated
@@ -162,7 +162,7 @@ impl Engine {
             options,
             weights: None,
             features: Features::DEFAULT,
-            lmr_divisor: params::LMR_DIVISOR,
+            search: params::SearchParams::DEFAULT,
             tt: None,
             threads: Vec::new(),
             busy: Box::new([]),
@@ -200,10 +200,15 @@ impl Engine {
         self.features = features;
     }
 
-    /// Sets the late-move reduction divisor (smaller reduces more); for
-    /// A/B matches of that parameter.
-    pub fn set_lmr_divisor(&mut self, divisor: f64) {
-        self.lmr_divisor = divisor.max(0.1);
+    /// Sets the search's margins and reductions; for A/B matches and
+    /// tuning of them.
+    pub fn set_search_params(&mut self, search: params::SearchParams) {
+        self.search = search;
+    }
+
+    /// The search's margins and reductions in use.
+    pub fn search_params(&self) -> params::SearchParams {
+        self.search
     }
 
     /// The forward-pruning techniques in use.
@@ -295,7 +300,7 @@ impl Engine {
                 .clone()
                 .unwrap_or_else(|| EvalWeights::for_game_type(pos.game_type()).clone()),
             node_limit: limits.nodes,
-            lmr_divisor: self.lmr_divisor,
+            search: self.search,
             parallel: threads > 1,
             contempt: self.options.contempt,
         };

@@ -550,6 +550,138 @@ pub const RFP_MAX_DEPTH: i32 = 3;
 /// 0.3 s against 80 (150 games each), and 60 scored 63-58-29 at 0.2 s.
 pub const RFP_MARGIN: i32 = 40;
 
+/// The search's margins and reductions that `waggle spsa` can tune: read
+/// at run time from [`crate::engine::search::Config`] rather than from the
+/// constants, which [`SearchParams::DEFAULT`] holds and which document
+/// the matches that chose them.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SearchParams {
+    /// [`ASPIRATION_WINDOW`], in centi-liberties.
+    pub aspiration_window: i32,
+    /// [`FUTILITY_MARGIN`], in centi-liberties per ply.
+    pub futility_margin: i32,
+    /// [`RFP_MARGIN`], in centi-liberties per ply.
+    pub rfp_margin: i32,
+    /// [`LMP_BASE`], in moves.
+    pub lmp_base: i32,
+    /// [`LMP_PER_DEPTH2`], in moves per ply squared.
+    pub lmp_per_depth2: i32,
+    /// [`LMR_BASE`], in plies.
+    pub lmr_base: f64,
+    /// [`LMR_DIVISOR`].
+    pub lmr_divisor: f64,
+    /// [`LMR_HISTORY_DIVISOR`], in history points per ply.
+    pub lmr_history_divisor: i32,
+    /// [`NULL_BASE`], in plies.
+    pub null_base: i32,
+    /// [`NULL_DIVISOR`], in plies of depth per ply of reduction.
+    pub null_divisor: i32,
+    /// [`SINGULAR_MARGIN`], in centi-liberties per ply.
+    pub singular_margin: i32,
+    /// [`DOUBLE_EXTENSION_MARGIN`], in centi-liberties.
+    pub double_extension_margin: i32,
+}
+
+impl SearchParams {
+    /// The constants above: what the engine plays with.
+    pub const DEFAULT: SearchParams = SearchParams {
+        aspiration_window: ASPIRATION_WINDOW,
+        futility_margin: FUTILITY_MARGIN,
+        rfp_margin: RFP_MARGIN,
+        lmp_base: LMP_BASE as i32,
+        lmp_per_depth2: LMP_PER_DEPTH2 as i32,
+        lmr_base: LMR_BASE,
+        lmr_divisor: LMR_DIVISOR,
+        lmr_history_divisor: LMR_HISTORY_DIVISOR,
+        null_base: NULL_BASE,
+        null_divisor: NULL_DIVISOR,
+        singular_margin: SINGULAR_MARGIN,
+        double_extension_margin: DOUBLE_EXTENSION_MARGIN,
+    };
+
+    /// Number of entries of [`SearchParams::to_vec`].
+    pub const LEN: usize = 12;
+
+    /// The entries' names, in the order of [`SearchParams::to_vec`]: the
+    /// fields' names.
+    pub const NAMES: [&'static str; Self::LEN] = [
+        "aspiration_window",
+        "futility_margin",
+        "rfp_margin",
+        "lmp_base",
+        "lmp_per_depth2",
+        "lmr_base",
+        "lmr_divisor",
+        "lmr_history_divisor",
+        "null_base",
+        "null_divisor",
+        "singular_margin",
+        "double_extension_margin",
+    ];
+
+    /// A perturbation for tuning each entry by SPSA (its `c_end`), in its
+    /// own unit: about a tenth to a fifth of its value, and at least 1 for
+    /// the whole numbers, so that both sides round to different values.
+    pub const C_END: [f64; Self::LEN] = [
+        4.0, 15.0, 6.0, 1.0, 1.0, 0.1, 0.2, 250.0, 1.0, 1.0, 1.0, 6.0,
+    ];
+
+    /// The entries as reals, in the order of [`SearchParams::NAMES`].
+    pub fn to_vec(&self) -> Vec<f64> {
+        vec![
+            f64::from(self.aspiration_window),
+            f64::from(self.futility_margin),
+            f64::from(self.rfp_margin),
+            f64::from(self.lmp_base),
+            f64::from(self.lmp_per_depth2),
+            self.lmr_base,
+            self.lmr_divisor,
+            f64::from(self.lmr_history_divisor),
+            f64::from(self.null_base),
+            f64::from(self.null_divisor),
+            f64::from(self.singular_margin),
+            f64::from(self.double_extension_margin),
+        ]
+    }
+
+    /// The inverse of [`SearchParams::to_vec`], with the whole-number
+    /// entries rounded and each entry kept where the search works: the
+    /// divisors at least 1 (`lmr_divisor` at least 0.1), the rest at
+    /// least 0. `None` unless `v` has [`SearchParams::LEN`] finite entries.
+    pub fn from_vec(v: &[f64]) -> Option<SearchParams> {
+        if v.len() != Self::LEN || v.iter().any(|x| !x.is_finite()) {
+            return None;
+        }
+        // `as` saturates, so a huge entry stays a huge whole number.
+        let whole = |i: usize, min: i32| (v[i].round() as i32).max(min);
+        Some(SearchParams {
+            aspiration_window: whole(0, 1),
+            futility_margin: whole(1, 0),
+            rfp_margin: whole(2, 0),
+            lmp_base: whole(3, 0),
+            lmp_per_depth2: whole(4, 0),
+            lmr_base: v[5].max(0.0),
+            lmr_divisor: v[6].max(0.1),
+            lmr_history_divisor: whole(7, 1),
+            null_base: whole(8, 0),
+            null_divisor: whole(9, 1),
+            singular_margin: whole(10, 0),
+            double_extension_margin: whole(11, 0),
+        })
+    }
+
+    /// The index in [`SearchParams::to_vec`] of the entry called `name`.
+    pub fn index(name: &str) -> Option<usize> {
+        Self::NAMES.iter().position(|&n| n == name)
+    }
+}
+
+impl Default for SearchParams {
+    fn default() -> Self {
+        SearchParams::DEFAULT
+    }
+}
+
 /// Move ordering scores (bigger first).
 pub mod order {
     /// The transposition-table move.
@@ -591,6 +723,31 @@ pub const CLOCK_MOVES_TO_GO: u64 = 25;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn search_params_round_trip_and_stay_where_the_search_works() {
+        let d = SearchParams::DEFAULT;
+        assert_eq!(SearchParams::from_vec(&d.to_vec()), Some(d));
+        assert_eq!(d.to_vec().len(), SearchParams::LEN);
+        // Each entry lands in its own field: a distinct value per index.
+        let v: Vec<f64> = (0..SearchParams::LEN).map(|i| 10.0 + i as f64).collect();
+        let p = SearchParams::from_vec(&v).expect("LEN entries");
+        assert_eq!(p.to_vec(), v);
+        assert_eq!(SearchParams::index("lmr_history_divisor"), Some(7));
+        assert_eq!(p.lmr_history_divisor, 17);
+        // Whole numbers are rounded; nothing goes below what the search
+        // can divide by or count with.
+        let mut v = vec![-5.0; SearchParams::LEN];
+        v[1] = 149.6;
+        let p = SearchParams::from_vec(&v).expect("LEN entries");
+        assert_eq!(p.futility_margin, 150);
+        assert_eq!((p.null_divisor, p.lmr_history_divisor), (1, 1));
+        assert_eq!((p.aspiration_window, p.lmp_base, p.null_base), (1, 0, 0));
+        assert_eq!((p.lmr_base, p.lmr_divisor), (0.0, 0.1));
+        assert_eq!(SearchParams::from_vec(&v[1..]), None);
+        v[3] = f64::NAN;
+        assert_eq!(SearchParams::from_vec(&v), None);
+    }
 
     #[test]
     fn every_weight_has_a_name_that_finds_its_field() {

@@ -12,7 +12,7 @@
 
 use super::eval::evaluate_with;
 use super::ordering::{is_quiet, pick, score_moves, Heuristics, OrderContext};
-use super::params::{self, order, EvalWeights, MAX_PLY, STACK_MARGIN};
+use super::params::{self, order, EvalWeights, SearchParams, MAX_PLY, STACK_MARGIN};
 use super::time::TimeManager;
 use super::tt::{Bound, Tt};
 use super::{is_decisive, Score, MATE};
@@ -285,8 +285,8 @@ pub struct Config {
     pub weights: EvalWeights,
     /// Node budget (checked by the main worker).
     pub node_limit: Option<u64>,
-    /// Late-move reduction divisor (normally [`params::LMR_DIVISOR`]).
-    pub lmr_divisor: f64,
+    /// Margins and reductions (normally [`SearchParams::DEFAULT`]).
+    pub search: SearchParams,
     /// More than one worker: defer moves another worker is searching.
     pub parallel: bool,
     /// What a draw costs the side to move at the root, in centi-liberties
@@ -308,11 +308,11 @@ pub struct RootMove {
 }
 
 /// Late-move reductions, `[depth][moves searched]`, in plies.
-fn lmr_table(divisor: f64) -> [[u8; 64]; 64] {
+fn lmr_table(search: &SearchParams) -> [[u8; 64]; 64] {
     let mut t = [[0u8; 64]; 64];
     for (d, row) in t.iter_mut().enumerate().skip(1) {
         for (m, r) in row.iter_mut().enumerate().skip(1) {
-            let v = params::LMR_BASE + (d as f64).ln() * (m as f64).ln() / divisor;
+            let v = search.lmr_base + (d as f64).ln() * (m as f64).ln() / search.lmr_divisor;
             *r = v.max(0.0) as u8;
         }
     }
@@ -419,7 +419,7 @@ impl<'a> Worker<'a> {
             pv_len: Box::new([0; STACK]),
             excluded: Box::new([None; STACK]),
             double_extensions: Box::new([0; STACK]),
-            lmr: Box::new(lmr_table(cfg.lmr_divisor)),
+            lmr: Box::new(lmr_table(&cfg.search)),
             eval_cache,
             root_moves: root_moves
                 .iter()
@@ -570,7 +570,7 @@ impl<'a> Worker<'a> {
     /// previous score. Returns `false` when aborted before any usable result.
     pub fn iterate(&mut self, depth: i32) -> bool {
         let prev = self.best_score;
-        let mut delta = params::ASPIRATION_WINDOW;
+        let mut delta = self.cfg.search.aspiration_window;
         let (mut alpha, mut beta) = if depth >= params::ASPIRATION_MIN_DEPTH && !is_decisive(prev) {
             ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
         } else {
@@ -779,7 +779,7 @@ impl<'a> Worker<'a> {
             let static_eval = self.evaluate();
             futile = futility_applies
                 && !is_decisive(alpha)
-                && static_eval + params::FUTILITY_MARGIN * depth <= alpha;
+                && static_eval + self.cfg.search.futility_margin * depth <= alpha;
             // Reverse futility: far above beta near the leaves, unless the
             // own Queen is down to one free cell (as chess engines do not
             // prune in check): the static evaluation cannot see the
@@ -789,7 +789,7 @@ impl<'a> Worker<'a> {
             if f.rfp
                 && depth <= params::RFP_MAX_DEPTH
                 && !is_decisive(beta)
-                && static_eval - params::RFP_MARGIN * depth >= beta
+                && static_eval - self.cfg.search.rfp_margin * depth >= beta
                 && match self.pos.queen_free_cells(us) {
                     Some(1) => false,
                     Some(2) => self.pos.has_move_sparing_own_queen(),
@@ -808,7 +808,7 @@ impl<'a> Worker<'a> {
                 && self.pos.queen(us).is_some()
                 && has_own_piece_free_to_move(&self.pos, us)
             {
-                let r = params::NULL_BASE + depth / params::NULL_DIVISOR;
+                let r = self.cfg.search.null_base + depth / self.cfg.search.null_divisor;
                 self.pos.make(Move::Pass);
                 self.double_extensions[ply + 1] = self.double_extensions[ply];
                 self.nodes += 1;
@@ -900,7 +900,7 @@ impl<'a> Worker<'a> {
             _ => None,
         };
         if let Some((tt_move, tt_score)) = singular_candidate {
-            let singular_beta = tt_score - params::SINGULAR_MARGIN * depth;
+            let singular_beta = tt_score - self.cfg.search.singular_margin * depth;
             self.excluded[ply] = Some(tt_move);
             let s = self.negamax(
                 (depth - 1) / 2,
@@ -917,7 +917,7 @@ impl<'a> Worker<'a> {
                 // Far below: the table move is the only move by a wide
                 // margin, and gets two plies (a few times per line).
                 let double = !pv_node
-                    && s < singular_beta - params::DOUBLE_EXTENSION_MARGIN
+                    && s < singular_beta - self.cfg.search.double_extension_margin
                     && self.double_extensions[ply] < params::DOUBLE_EXTENSION_MAX;
                 tt_move_extension = Some((tt_move, if double { 2 } else { 1 }));
             } else if singular_beta >= beta {
@@ -970,7 +970,8 @@ impl<'a> Worker<'a> {
         let lmp_after = if futile {
             1
         } else if f.lmp && !pv_node && depth <= params::LMP_MAX_DEPTH {
-            params::LMP_BASE + params::LMP_PER_DEPTH2 * (depth * depth) as usize
+            let search = &self.cfg.search;
+            (search.lmp_base + search.lmp_per_depth2 * depth * depth) as usize
         } else {
             usize::MAX
         };
@@ -1137,7 +1138,7 @@ impl<'a> Worker<'a> {
                     if pv_node {
                         r -= 1;
                     }
-                    r -= self.heur.history(mv) / params::LMR_HISTORY_DIVISOR;
+                    r -= self.heur.history(mv) / self.cfg.search.lmr_history_divisor;
                     r = r.clamp(0, new_depth - 1);
                 }
                 let mut s = -self.negamax(new_depth - r, -alpha - 1, -alpha, ply + 1, true);
@@ -1283,7 +1284,7 @@ mod tests {
             repetition_draw: true,
             weights: EvalWeights::DEFAULT,
             node_limit: None,
-            lmr_divisor: params::LMR_DIVISOR,
+            search: SearchParams::DEFAULT,
             parallel,
             contempt: 0,
         }

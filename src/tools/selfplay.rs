@@ -7,6 +7,7 @@
 //! colours swapped. Output: one line per game, `result<TAB>GameString`, with
 //! `result` 1 (White won), 0 (Black won) or ½ written as `0.5`.
 
+use crate::engine::params::SearchParams;
 use crate::engine::{Engine, EngineOptions, EvalWeights, Features, Limits};
 use crate::hive::game::Game;
 use crate::hive::{Color, GameType, MoveList, Outcome, Rules};
@@ -26,8 +27,8 @@ pub struct Player {
     pub nodes: u64,
     /// Time per move instead of the node budget, when set.
     pub move_time: Option<std::time::Duration>,
-    /// Late-move reduction divisor, when not the default.
-    pub lmr_divisor: Option<f64>,
+    /// The search's margins and reductions.
+    pub search: SearchParams,
     /// Search threads.
     pub threads: usize,
 }
@@ -63,9 +64,7 @@ pub fn play_game(
         });
         e.weights = Some(p.weights.clone());
         e.set_features(p.features);
-        if let Some(d) = p.lmr_divisor {
-            e.set_lmr_divisor(d);
-        }
+        e.set_search_params(p.search);
         e
     });
     let stop = AtomicBool::new(false);

@@ -1,6 +1,7 @@
 //! `waggle spsa`: tunes a few evaluation weights by the results of games
 //! rather than by how well the evaluation predicts them (the Texel fit of
-//! `waggle tune`).
+//! `waggle tune`), and the search's margins and reductions
+//! ([`SearchParams`]), which no fit can reach.
 //!
 //! SPSA (simultaneous perturbation stochastic approximation, Spall 1992)
 //! as fishtest runs it for Stockfish: each step draws a random sign Δᵢ = ±1
@@ -20,6 +21,7 @@
 //! batch size (the pairs of a batch all start from the same θ), however
 //! many threads play them.
 
+use crate::engine::params::SearchParams;
 use crate::engine::{EvalWeights, Features};
 use crate::hive::GameType;
 use crate::tools::selfplay::{play_game, Player, Rng};
@@ -30,12 +32,13 @@ pub const ALPHA: f64 = 0.602;
 /// The exponent of the perturbation's decay.
 pub const GAMMA: f64 = 0.101;
 
-/// One tuned weight.
+/// One tuned weight or search parameter.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Param {
-    /// Its index in [`EvalWeights::to_vec`].
+    /// Its index among the tunables: [`EvalWeights::to_vec`]'s entries, then
+    /// [`SearchParams::to_vec`]'s (see [`tunable_index`]).
     pub index: usize,
-    /// The perturbation at the last step, in centi-liberties.
+    /// The perturbation at the last step, in the weight's unit.
     pub c_end: f64,
     /// The learning rate at the last step (fishtest's `r_end`): the step
     /// moves the weight by `r_end·c_end` per point the plus side wins.
@@ -116,6 +119,39 @@ impl Spsa {
     }
 }
 
+/// Number of tunables: the evaluation weights, then the search parameters.
+pub const TUNABLES: usize = EvalWeights::LEN + SearchParams::LEN;
+
+/// The name of the tunable at `index`: [`EvalWeights::weight_name`] for the
+/// weights, the field's name for the search parameters
+/// ([`SearchParams::NAMES`]). `None` past the end.
+pub fn tunable_name(index: usize) -> Option<String> {
+    if index < EvalWeights::LEN {
+        EvalWeights::weight_name(index)
+    } else {
+        SearchParams::NAMES
+            .get(index - EvalWeights::LEN)
+            .map(|n| n.to_string())
+    }
+}
+
+/// The index of the tunable called `name` (see [`tunable_name`]).
+pub fn tunable_index(name: &str) -> Option<usize> {
+    EvalWeights::weight_index(name)
+        .or_else(|| SearchParams::index(name).map(|i| EvalWeights::LEN + i))
+}
+
+/// A perturbation to tune the tunable at `index` with when none is given:
+/// `weights_c_end` for a weight, [`SearchParams::C_END`] for a search
+/// parameter.
+pub fn default_c_end(index: usize, weights_c_end: f64) -> f64 {
+    if index < EvalWeights::LEN {
+        weights_c_end
+    } else {
+        SearchParams::C_END[index - EvalWeights::LEN]
+    }
+}
+
 /// What `waggle spsa` runs.
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -123,6 +159,9 @@ pub struct Config {
     pub game_type: GameType,
     /// The weights the untuned entries keep and the tuned ones start from.
     pub start: EvalWeights,
+    /// The search parameters the untuned entries keep and the tuned ones
+    /// start from.
+    pub start_search: SearchParams,
     /// The tuned weights.
     pub params: Vec<Param>,
     /// Steps (pairs of games) in all.
@@ -151,25 +190,31 @@ pub struct Progress<'a> {
     pub theta: &'a [f64],
 }
 
-/// Plays `cfg.pairs` pairs and returns the tuned weights (as reals, in the
+/// Every tunable's start value, by index (see [`tunable_name`]).
+pub fn start_values(cfg: &Config) -> Vec<f64> {
+    let mut v: Vec<f64> = cfg.start.to_vec().into_iter().map(f64::from).collect();
+    v.extend(cfg.start_search.to_vec());
+    v
+}
+
+/// Plays `cfg.pairs` pairs and returns the tuned values (as reals, in the
 /// order of `cfg.params`), calling `report` after each batch.
 pub fn run(cfg: &Config, mut report: impl FnMut(&Progress)) -> Vec<f64> {
-    let base = cfg.start.to_vec();
-    let theta: Vec<f64> = cfg
-        .params
-        .iter()
-        .map(|p| f64::from(base[p.index]))
-        .collect();
+    let base = start_values(cfg);
+    let theta: Vec<f64> = cfg.params.iter().map(|p| base[p.index]).collect();
     let mut spsa = Spsa::new(theta, &cfg.params, cfg.pairs);
     let mut rng = Rng::new(cfg.seed);
     let mut plus_points = 0.0;
-    let player = |values: &[f64]| Player {
-        weights: tuned_weights(cfg, values),
-        features: Features::DEFAULT,
-        nodes: cfg.nodes,
-        move_time: None,
-        lmr_divisor: None,
-        threads: 1,
+    let player = |values: &[f64]| {
+        let (weights, search) = tuned(cfg, values);
+        Player {
+            weights,
+            features: Features::DEFAULT,
+            nodes: cfg.nodes,
+            move_time: None,
+            search,
+            threads: 1,
+        }
     };
     while spsa.steps() < cfg.pairs {
         let n = cfg.batch.max(1).min(cfg.pairs - spsa.steps());
@@ -221,18 +266,26 @@ pub fn run(cfg: &Config, mut report: impl FnMut(&Progress)) -> Vec<f64> {
     spsa.theta().to_vec()
 }
 
-/// The start weights with the tuned entries replaced by `theta`, rounded.
-pub fn tuned_weights(cfg: &Config, theta: &[f64]) -> EvalWeights {
-    let mut v = cfg.start.to_vec();
+/// The start weights and search parameters with the tuned entries replaced
+/// by `theta` (weights rounded; search parameters as
+/// [`SearchParams::from_vec`] keeps them).
+pub fn tuned(cfg: &Config, theta: &[f64]) -> (EvalWeights, SearchParams) {
+    let mut v = start_values(cfg);
     for (p, x) in cfg.params.iter().zip(theta) {
-        v[p.index] = x.round() as i32;
+        v[p.index] = *x;
     }
-    EvalWeights::from_vec(&v).expect("to_vec's length")
+    let (weights, search) = v.split_at(EvalWeights::LEN);
+    let weights: Vec<i32> = weights.iter().map(|x| x.round() as i32).collect();
+    (
+        EvalWeights::from_vec(&weights).expect("to_vec's length"),
+        SearchParams::from_vec(search).unwrap_or(cfg.start_search),
+    )
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::params;
 
     fn param(c_end: f64, r_end: f64) -> Param {
         Param {
@@ -318,6 +371,7 @@ mod tests {
         let cfg = |batch| Config {
             game_type: GameType::BASE,
             start: EvalWeights::DEFAULT,
+            start_search: SearchParams::DEFAULT,
             params: vec![Param {
                 index,
                 c_end: 20.0,
@@ -345,11 +399,71 @@ mod tests {
         // Three pairs at once, on as many threads as rayon has.
         let three = run(&cfg(3), |p| assert_eq!(p.pairs, 3));
         assert_eq!(three, run(&cfg(3), |_| {}));
-        let w = tuned_weights(&cfg(1), &one);
+        let (w, search) = tuned(&cfg(1), &one);
         assert_eq!(
             w.mobile[crate::hive::Bug::Ant.index()],
             one[0].round() as i32
         );
         assert_eq!(w.tempo, EvalWeights::DEFAULT.tempo);
+        assert_eq!(search, SearchParams::DEFAULT);
+    }
+
+    #[test]
+    fn every_tunable_name_round_trips_and_search_parameters_follow_the_weights() {
+        for i in 0..TUNABLES {
+            let name = tunable_name(i).expect("a name");
+            assert_eq!(tunable_index(&name), Some(i), "{name}");
+        }
+        assert_eq!(tunable_name(TUNABLES), None);
+        assert_eq!(tunable_index("no_such"), None);
+        let futility = tunable_index("futility_margin").expect("a search parameter");
+        assert_eq!(futility, EvalWeights::LEN + 1);
+        assert_eq!(default_c_end(futility, 6.0), SearchParams::C_END[1]);
+        assert_eq!(default_c_end(0, 6.0), 6.0);
+    }
+
+    /// The players of a run with a search parameter tuned search with it,
+    /// and the untuned weights and parameters stay the start's.
+    #[test]
+    fn a_tuned_search_parameter_reaches_the_players() {
+        let index = |name| tunable_index(name).expect("a tunable");
+        let cfg = Config {
+            game_type: GameType::BASE,
+            start: EvalWeights::ROUND_SEVEN,
+            start_search: SearchParams {
+                null_base: 2,
+                ..SearchParams::DEFAULT
+            },
+            params: [
+                ("lmr_divisor", 0.2),
+                ("futility_margin", 15.0),
+                ("tempo", 6.0),
+            ]
+            .iter()
+            .map(|&(name, c_end)| Param {
+                index: index(name),
+                c_end,
+                r_end: 0.02,
+            })
+            .collect(),
+            pairs: 2,
+            batch: 2,
+            nodes: 200,
+            seed: 3,
+        };
+        let start = start_values(&cfg);
+        assert_eq!(start[index("null_base")], 2.0);
+        assert_eq!(start[index("lmr_divisor")], params::LMR_DIVISOR);
+        let (w, search) = tuned(&cfg, &[1.37, 123.6, 40.4]);
+        assert_eq!(search.lmr_divisor, 1.37);
+        assert_eq!(search.futility_margin, 124);
+        assert_eq!(search.null_base, 2);
+        assert_eq!(search.rfp_margin, params::RFP_MARGIN);
+        assert_eq!(w.tempo, 40);
+        assert_eq!(w.mobile, EvalWeights::ROUND_SEVEN.mobile);
+        // A run plays its games with them.
+        let theta = run(&cfg, |_| {});
+        assert_eq!(theta.len(), 3);
+        assert!(theta.iter().all(|x| x.is_finite()), "{theta:?}");
     }
 }
