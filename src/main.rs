@@ -743,8 +743,11 @@ enum StartWeights {
     /// `EvalWeights::ROUND_ELEVEN_BASE`, the weights round eleven fitted on
     /// Base games (the engine's in Base games).
     RoundElevenBase,
+    /// `EvalWeights::SPSA_ONE`, round seven's with five tuned by `waggle
+    /// spsa` (SPSA two started from them).
+    SpsaOne,
     /// `EvalWeights::DEFAULT`, the weights the engine plays games with
-    /// expansions with (SPSA one's: round seven's with five tuned by
+    /// expansions with (SPSA two's: SPSA one's with eight more tuned by
     /// `waggle spsa`).
     Default,
 }
@@ -760,6 +763,7 @@ impl StartWeights {
             StartWeights::RoundFive => EvalWeights::ROUND_FIVE,
             StartWeights::RoundSeven => EvalWeights::ROUND_SEVEN,
             StartWeights::RoundElevenBase => EvalWeights::ROUND_ELEVEN_BASE,
+            StartWeights::SpsaOne => EvalWeights::SPSA_ONE,
             StartWeights::Default => EvalWeights::DEFAULT,
         }
     }
