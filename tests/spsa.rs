@@ -18,6 +18,11 @@ fn spsa(args: &[&str]) -> (bool, String, String) {
     )
 }
 
+/// A command line's words.
+fn words(line: &str) -> Vec<&str> {
+    line.split_whitespace().collect()
+}
+
 /// The value of `field` (e.g. `tempo`) in a `{:#?}` print of EvalWeights.
 fn field(stdout: &str, name: &str) -> i32 {
     let at = stdout
@@ -61,22 +66,9 @@ fn tuned(stdout: &str, name: &str) -> f64 {
 
 #[test]
 fn the_printed_weights_are_the_start_with_the_tuned_ones_replaced() {
-    let (ok, out, err) = spsa(&[
-        "--param",
-        "mobile.B",
-        "--param",
-        "tempo:10",
-        "--pairs",
-        "2",
-        "--nodes",
-        "300",
-        "--game-type",
-        "Base",
-        "--start",
-        "round-seven",
-        "--threads",
-        "2",
-    ]);
+    let (ok, out, err) = spsa(&words(
+        "--param mobile.B --param tempo:10 --pairs 2 --nodes 300 --game-type Base --start round-seven --threads 2",
+    ));
     assert!(ok, "{err}");
     // One progress line per batch of two pairs.
     assert_eq!(err.lines().filter(|l| l.starts_with("pairs ")).count(), 1);
@@ -96,22 +88,9 @@ fn the_printed_weights_are_the_start_with_the_tuned_ones_replaced() {
 
 #[test]
 fn a_search_parameter_is_tuned_with_its_own_perturbation() {
-    let (ok, out, err) = spsa(&[
-        "--param",
-        "futility_margin",
-        "--param",
-        "lmr_divisor:0.3",
-        "--param",
-        "tempo",
-        "--pairs",
-        "2",
-        "--nodes",
-        "300",
-        "--game-type",
-        "Base",
-        "--threads",
-        "2",
-    ]);
+    let (ok, out, err) = spsa(&words(
+        "--param futility_margin --param lmr_divisor:0.3 --param tempo --pairs 2 --nodes 300 --game-type Base --threads 2",
+    ));
     assert!(ok, "{err}");
     let from = format!(
         "from futility_margin {}, lmr_divisor {}, tempo ",
