@@ -206,11 +206,6 @@ impl Engine {
         self.search = search;
     }
 
-    /// The search's margins and reductions in use.
-    pub fn search_params(&self) -> params::SearchParams {
-        self.search
-    }
-
     /// The forward-pruning techniques in use.
     pub fn features(&self) -> Features {
         self.features
