@@ -87,9 +87,9 @@ impl EvalWeights {
     /// Ant mobility 54 → 48, Grasshopper 21 → 29, Queen 39 → 54, stuck
     /// enemy pieces at a Queen 25 → 24, own pieces free to move at the own
     /// Queen 23 → 35, Queen slides 35 → 40, attackers near the enemy Queen
-    /// 28 → 10, a Beetle on top 47 → 75. Against SPSA one on `bench-positions/openings-mlp.txt` at
-    /// 0.3 s a move: 170-124-21, SPRT `0,25` accepted after 315 games
-    /// (README, *Measured*). The engine's weights in games with expansions.
+    /// 28 → 10, a Beetle on top 47 → 75. Against SPSA one on
+    /// `bench-positions/openings-mlp.txt` at 0.3 s a move: 170-124-21, SPRT
+    /// `0,25` accepted after 315 games (README, *Measured*). The engine's weights in games with expansions.
     pub const SPSA_TWO: EvalWeights = EvalWeights {
         stuck_enemy_at_queen: 24,
         free_own_at_queen: 35,

@@ -162,7 +162,7 @@ pub struct Config {
     /// The search parameters the untuned entries keep and the tuned ones
     /// start from.
     pub start_search: SearchParams,
-    /// The tuned weights.
+    /// The tuned weights and search parameters.
     pub params: Vec<Param>,
     /// Steps (pairs of games) in all.
     pub pairs: usize,
