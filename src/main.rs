@@ -20,6 +20,13 @@ struct Cli {
     /// one thread (default: all cores).
     #[arg(long, global = true)]
     threads: Option<usize>,
+    /// Plays with a weight or search parameter set to a value, by the names
+    /// `waggle spsa --param` takes (`--set mobile.A=50 --set
+    /// futility_margin=175`): the UHP engine, bench and analyse, so that a
+    /// match or a bench can try tuned values without a rebuild. Weights set
+    /// apply in every game type. Give it once per value.
+    #[arg(long = "set", global = true, value_name = "NAME=VALUE")]
+    set: Vec<String>,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -347,9 +354,24 @@ struct ArenaArgs {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    let mut overrides = waggle::engine::params::Overrides::default();
+    for assignment in &cli.set {
+        if let Err(e) = overrides.set_assignment(assignment) {
+            eprintln!("error: --set {e}");
+            return ExitCode::from(2);
+        }
+    }
+    let takes_set = matches!(
+        cli.command,
+        None | Some(Command::Bench { .. } | Command::Analyse { .. })
+    );
+    if !overrides.is_empty() && !takes_set {
+        eprintln!("error: --set applies to the UHP engine, bench and analyse only");
+        return ExitCode::from(2);
+    }
     match cli.command {
         None => {
-            run_uhp(cli.threads);
+            run_uhp(cli.threads, overrides);
             ExitCode::SUCCESS
         }
         Some(Command::Perft {
@@ -513,6 +535,7 @@ fn main() -> ExitCode {
                 multipv,
                 contempt,
                 board,
+                overrides,
             };
             let mut inputs = if game_strings.is_empty() {
                 analyse::lines_of(std::io::BufReader::new(std::io::stdin()))
@@ -589,7 +612,7 @@ fn main() -> ExitCode {
             use waggle::engine::bench::{self, BenchLimit};
             let threads = cli.threads.unwrap_or(1);
             let limit = movetime.map_or(BenchLimit::Depth(depth), BenchLimit::Time);
-            let result = bench::run(limit, threads, |i, line| {
+            let result = bench::run(limit, threads, &overrides, |i, line| {
                 let ms = line.elapsed.as_millis();
                 println!(
                     "{i:>3} {:>10} nodes {ms:>6} ms depth {:>2}  {}",
@@ -698,7 +721,7 @@ fn arena(a: ArenaArgs) -> Result<(), String> {
     arena::run(&cfg).map(|_| ())
 }
 
-fn run_uhp(threads: Option<usize>) {
+fn run_uhp(threads: Option<usize>, overrides: waggle::engine::params::Overrides) {
     let interrupt = Arc::new(Interrupt::default());
     let handler_flags = Arc::clone(&interrupt);
     // SIGINT during a search answers with the best move so far; when idle it
@@ -717,6 +740,7 @@ fn run_uhp(threads: Option<usize>) {
     }
     let stdout = BufWriter::new(std::io::stdout().lock());
     let mut server = UhpServer::with_options(stdout, options, interrupt);
+    server.set_overrides(overrides);
     server.greet();
     server.run(std::io::stdin().lock());
 }

@@ -115,6 +115,12 @@ impl<W: Write> UhpServer<W> {
         }
     }
 
+    /// Plays with weights and search parameters set by name (`waggle
+    /// --set`); kept across `newgame` and option changes.
+    pub fn set_overrides(&mut self, overrides: crate::engine::params::Overrides) {
+        self.engine.set_overrides(overrides);
+    }
+
     /// The writer (for tests that read what was written).
     pub fn output(&self) -> &W {
         &self.out

@@ -361,6 +361,7 @@ fn the_won_endgames_load_as_openings_with_one_better_side_each() {
         multipv: 1,
         contempt: 0,
         board: false,
+        overrides: Default::default(),
     };
     // As `waggle analyse --depth 4` builds it.
     let mut engine = Engine::new(EngineOptions {

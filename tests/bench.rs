@@ -70,3 +70,65 @@ fn a_timed_bench_reports_the_depth_of_every_position() {
     // would play without searching), so one iteration at least completes.
     assert!(per_position.iter().all(|l| l.1 >= 1), "{out}");
 }
+
+fn bench_with(set: &[&str], args: &[&str]) -> String {
+    let mut all = Vec::new();
+    for s in set {
+        all.extend(["--set", s]);
+    }
+    all.extend(args);
+    bench(&all)
+}
+
+/// `waggle --set` plays the bench with a weight or search parameter
+/// changed: set to the value the engine plays, nothing changes; set to
+/// another, the search does.
+#[test]
+fn set_changes_the_bench_through_the_value_set_alone() {
+    use waggle::engine::params::SearchParams;
+    let plain = total(&bench(&["--depth", "3"]));
+    let window = format!(
+        "aspiration_window={}",
+        SearchParams::DEFAULT.aspiration_window
+    );
+    // No weights table gives a Queen with no neighbour anything.
+    let same = bench_with(&["queen_surround.0=0", &window], &["--depth", "3"]);
+    assert_eq!(total(&same), plain);
+    let ants = bench_with(&["mobile.A=0"], &["--depth", "3"]);
+    assert_ne!(total(&ants), plain);
+    // Reverse futility pruning acts at depth 3: no margin prunes more.
+    let pruned = bench_with(&["rfp_margin=0"], &["--depth", "3"]);
+    assert!(total(&pruned) < plain);
+}
+
+/// `--set` refuses unknown names (listing the names), weights that are not
+/// whole numbers, and subcommands it does not apply to, before any work.
+#[test]
+fn set_refuses_what_it_cannot_apply() {
+    let run = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_waggle"))
+            .args(args)
+            .output()
+            .expect("waggle runs");
+        assert!(out.stdout.is_empty(), "{args:?}");
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).to_string(),
+        )
+    };
+    let (code, err) = run(&["--set", "futility=100", "bench"]);
+    assert_eq!(code, Some(2));
+    assert!(
+        err.contains("futility_margin") && err.contains("mobile.A"),
+        "{err}"
+    );
+    let (code, err) = run(&["--set", "mobile.A=1.5", "bench"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("whole"), "{err}");
+    let (code, err) = run(&["--set", "mobile.A", "bench"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("NAME=VALUE"), "{err}");
+    let (code, err) = run(&["--set", "mobile.A=3", "perft", "1"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("bench and analyse"), "{err}");
+}

@@ -5,6 +5,7 @@
 //! Each is searched with a cleared 16 MiB table and cleared histories, so the
 //! total depends only on the code, never on timing or earlier searches.
 
+use super::params::Overrides;
 use super::{Engine, EngineOptions, Limits};
 use crate::hive::game::Game;
 use crate::hive::Rules;
@@ -59,6 +60,7 @@ pub enum BenchLimit {
 pub fn run(
     limit: BenchLimit,
     threads: usize,
+    overrides: &Overrides,
     mut each: impl FnMut(usize, &BenchLine),
 ) -> Result<(u64, Duration), String> {
     let mut engine = Engine::new(EngineOptions {
@@ -69,6 +71,7 @@ pub fn run(
         },
         ..EngineOptions::default()
     });
+    engine.set_overrides(overrides.clone());
     let stop = AtomicBool::new(false);
     let mut total = 0;
     let mut time = Duration::ZERO;

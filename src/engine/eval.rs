@@ -26,7 +26,7 @@
 //! made. No move generation.
 
 use super::params::{EvalWeights, SPAWN_CELLS_MAX};
-use super::Score;
+use super::{Score, MATE_BOUND};
 use crate::hive::position::queen_of;
 use crate::hive::{Bug, ByColor, Color, Hex, Piece, Position};
 
@@ -37,12 +37,18 @@ pub fn evaluate(pos: &Position) -> Score {
 }
 
 /// Evaluates `pos` with the given weights, in centi-liberties for the side to
-/// move.
+/// move: within ±[`MAX_EVAL`], so that no weights, however large, make an
+/// evaluation read as a mate score.
 pub fn evaluate_with(pos: &Position, w: &EvalWeights) -> Score {
     let mut features = Features::default();
     features.extract(pos);
-    features.score(w, pos.side_to_move())
+    features
+        .score(w, pos.side_to_move())
+        .clamp(-MAX_EVAL, MAX_EVAL)
 }
+
+/// The largest evaluation, below every mate score ([`MATE_BOUND`]).
+pub const MAX_EVAL: Score = MATE_BOUND - 1;
 
 /// The raw counts the evaluation weighs, per colour. Kept separate from the
 /// weights so that the tuner can fit them.
@@ -306,6 +312,19 @@ mod tests {
         for gt in [crate::hive::GameType::BASE, crate::hive::GameType::MLP] {
             let p = Position::new(gt, Rules::default());
             assert_eq!(evaluate(&p), EvalWeights::for_game_type(gt).tempo, "{gt}");
+        }
+    }
+
+    #[test]
+    fn no_weights_make_an_evaluation_a_mate_score() {
+        // The start position scores its tempo weight alone.
+        let p = Position::new(crate::hive::GameType::MLP, Rules::default());
+        for (tempo, want) in [(1_000_000, MAX_EVAL), (-1_000_000, -MAX_EVAL), (77, 77)] {
+            let w = EvalWeights {
+                tempo,
+                ..EvalWeights::DEFAULT
+            };
+            assert_eq!(evaluate_with(&p, &w), want, "{tempo}");
         }
     }
 

@@ -135,6 +135,7 @@ pub struct Engine {
     pub weights: Option<EvalWeights>,
     features: Features,
     search: params::SearchParams,
+    overrides: params::Overrides,
     tt: Option<Tt>,
     threads: Vec<ThreadTables>,
     /// The busy positions of simplified ABDADA (see [`Shared`]), allocated
@@ -163,6 +164,7 @@ impl Engine {
             weights: None,
             features: Features::DEFAULT,
             search: params::SearchParams::DEFAULT,
+            overrides: params::Overrides::default(),
             tt: None,
             threads: Vec::new(),
             busy: Box::new([]),
@@ -204,6 +206,13 @@ impl Engine {
     /// tuning of them.
     pub fn set_search_params(&mut self, search: params::SearchParams) {
         self.search = search;
+    }
+
+    /// Sets weights and search parameters by name over the rest
+    /// (`waggle --set`): over [`Engine::weights`] (or each game type's),
+    /// and over the search parameters [`Engine::set_search_params`] set.
+    pub fn set_overrides(&mut self, overrides: params::Overrides) {
+        self.overrides = overrides;
     }
 
     /// The forward-pruning techniques in use.
@@ -290,12 +299,13 @@ impl Engine {
         let cfg = Config {
             features: self.features,
             repetition_draw: self.options.repetition_draw,
-            weights: self
-                .weights
-                .clone()
-                .unwrap_or_else(|| EvalWeights::for_game_type(pos.game_type()).clone()),
+            weights: self.overrides.weights(
+                self.weights
+                    .as_ref()
+                    .unwrap_or_else(|| EvalWeights::for_game_type(pos.game_type())),
+            ),
             node_limit: limits.nodes,
-            search: self.search,
+            search: self.overrides.search(self.search),
             parallel: threads > 1,
             contempt: self.options.contempt,
         };

@@ -706,6 +706,138 @@ impl Default for SearchParams {
     }
 }
 
+/// Number of tunables: the evaluation weights ([`EvalWeights::to_vec`]'s
+/// entries), then the search parameters ([`SearchParams::to_vec`]'s).
+pub const TUNABLES: usize = EvalWeights::LEN + SearchParams::LEN;
+
+/// The name of the tunable at `index`: [`EvalWeights::weight_name`] for the
+/// weights, the field's name for the search parameters
+/// ([`SearchParams::NAMES`]). `None` past the end.
+pub fn tunable_name(index: usize) -> Option<String> {
+    if index < EvalWeights::LEN {
+        EvalWeights::weight_name(index)
+    } else {
+        SearchParams::NAMES
+            .get(index - EvalWeights::LEN)
+            .map(|n| n.to_string())
+    }
+}
+
+/// The index of the tunable called `name` (see [`tunable_name`]).
+pub fn tunable_index(name: &str) -> Option<usize> {
+    EvalWeights::weight_index(name)
+        .or_else(|| SearchParams::index(name).map(|i| EvalWeights::LEN + i))
+}
+
+/// The largest magnitude `waggle --set` gives a weight, in centi-liberties:
+/// twice the largest tuned weight, and small enough that no evaluation
+/// comes near a mate score.
+pub const MAX_SET_WEIGHT: f64 = 1_000.0;
+/// The largest value `waggle --set` gives a search parameter (margins in
+/// centi-liberties, divisors, plies): far past any that plays, and small
+/// enough that no margin times a depth overflows.
+pub const MAX_SET_SEARCH: f64 = 100_000.0;
+
+/// Weights and search parameters set by name over those the engine plays
+/// with (`waggle --set NAME=VALUE`), so that a match can try tuned values
+/// without a rebuild. The weights set apply in every game type, over
+/// [`EvalWeights::for_game_type`]'s.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Overrides {
+    /// (index among the tunables, value), in the order set.
+    values: Vec<(usize, f64)>,
+}
+
+impl Overrides {
+    /// Sets the tunable called `name` (see [`tunable_name`]) to `value`; a
+    /// later setting of a name replaces the earlier one.
+    ///
+    /// # Errors
+    /// An unknown name (the message lists the names), a weight that is not
+    /// a whole number within ±[`MAX_SET_WEIGHT`], or a search parameter that
+    /// is not a number within ±[`MAX_SET_SEARCH`]. The search parameters
+    /// are then kept as [`SearchParams::from_vec`] keeps them (divisors at
+    /// least 1, the rest at least 0).
+    pub fn set(&mut self, name: &str, value: f64) -> Result<(), String> {
+        let Some(index) = tunable_index(name) else {
+            let all: Vec<String> = (0..TUNABLES).filter_map(tunable_name).collect();
+            return Err(format!(
+                "no weight or search parameter '{name}'; the names: {}",
+                all.join(", ")
+            ));
+        };
+        let weight = index < EvalWeights::LEN;
+        let max = if weight {
+            MAX_SET_WEIGHT
+        } else {
+            MAX_SET_SEARCH
+        };
+        if !value.is_finite() || value.abs() > max {
+            return Err(format!("{name}: {value} is not a number within ±{max}"));
+        }
+        if weight && value.fract() != 0.0 {
+            return Err(format!("{name}: weights are whole numbers, not {value}"));
+        }
+        self.values.retain(|&(i, _)| i != index);
+        self.values.push((index, value));
+        Ok(())
+    }
+
+    /// Sets one `NAME=VALUE` (see [`Overrides::set`]).
+    ///
+    /// # Errors
+    /// No `=`, a value that is not a number, or what [`Overrides::set`]
+    /// refuses.
+    pub fn set_assignment(&mut self, assignment: &str) -> Result<(), String> {
+        let (name, value) = assignment
+            .split_once('=')
+            .ok_or_else(|| format!("'{assignment}': expected NAME=VALUE"))?;
+        let value: f64 = value
+            .trim()
+            .parse()
+            .map_err(|_| format!("'{assignment}': '{value}' is not a number"))?;
+        self.set(name.trim(), value)
+    }
+
+    /// Whether nothing is set.
+    pub fn is_empty(&self) -> bool {
+        self.values.is_empty()
+    }
+
+    /// `base` with the weights set here in place.
+    pub fn weights(&self, base: &EvalWeights) -> EvalWeights {
+        let mut v = base.to_vec();
+        for &(i, x) in &self.values {
+            if let Some(w) = v.get_mut(i) {
+                *w = x as i32;
+            }
+        }
+        EvalWeights::from_vec(&v).unwrap_or_else(|| base.clone())
+    }
+
+    /// `base` with the search parameters set here in place.
+    pub fn search(&self, base: SearchParams) -> SearchParams {
+        let mut v = base.to_vec();
+        for &(i, x) in &self.values {
+            if let Some(p) = i.checked_sub(EvalWeights::LEN).and_then(|i| v.get_mut(i)) {
+                *p = x;
+            }
+        }
+        SearchParams::from_vec(&v).unwrap_or(base)
+    }
+}
+
+impl std::fmt::Display for Overrides {
+    /// `NAME=VALUE` for each setting, separated by spaces.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for (k, &(i, x)) in self.values.iter().enumerate() {
+            let sep = if k == 0 { "" } else { " " };
+            write!(f, "{sep}{}={x}", tunable_name(i).unwrap_or_default())?;
+        }
+        Ok(())
+    }
+}
+
 /// Move ordering scores (bigger first).
 pub mod order {
     /// The transposition-table move.
@@ -747,6 +879,74 @@ pub const CLOCK_MOVES_TO_GO: u64 = 25;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn overrides_put_each_value_in_its_place_and_nothing_else() {
+        let mut o = Overrides::default();
+        assert!(o.is_empty());
+        assert_eq!(o.weights(&EvalWeights::DEFAULT), EvalWeights::DEFAULT);
+        assert_eq!(o.search(SearchParams::DEFAULT), SearchParams::DEFAULT);
+        o.set_assignment("mobile.A=7").expect("a weight");
+        o.set_assignment(" lmr_base = 1.5")
+            .expect("a search parameter");
+        o.set("queen_surround.3", -200.0).expect("a weight");
+        o.set("mobile.A", 9.0).expect("set again");
+        let w = o.weights(&EvalWeights::ROUND_ELEVEN_BASE);
+        assert_eq!(
+            w,
+            EvalWeights {
+                mobile: {
+                    let mut m = EvalWeights::ROUND_ELEVEN_BASE.mobile;
+                    m[Bug::Ant.index()] = 9;
+                    m
+                },
+                queen_surround: {
+                    let mut q = EvalWeights::ROUND_ELEVEN_BASE.queen_surround;
+                    q[3] = -200;
+                    q
+                },
+                ..EvalWeights::ROUND_ELEVEN_BASE
+            }
+        );
+        let p = o.search(SearchParams::DEFAULT);
+        assert_eq!(
+            p,
+            SearchParams {
+                lmr_base: 1.5,
+                ..SearchParams::DEFAULT
+            }
+        );
+        assert_eq!(
+            o.to_string(),
+            "lmr_base=1.5 queen_surround.3=-200 mobile.A=9"
+        );
+        // Search parameters are kept where the search works.
+        o.set("null_divisor", -5.0).expect("within the bound");
+        assert_eq!(o.search(SearchParams::DEFAULT).null_divisor, 1);
+    }
+
+    #[test]
+    fn overrides_refuse_unknown_names_and_unplayable_values() {
+        let mut o = Overrides::default();
+        let e = o.set("futility", 1.0).expect_err("no such name");
+        assert!(
+            e.contains("futility_margin") && e.contains("in_hand.P"),
+            "{e}"
+        );
+        assert!(o.set("mobile.B", 0.5).is_err());
+        assert!(o.set("mobile.B", MAX_SET_WEIGHT + 1.0).is_err());
+        assert!(o.set("mobile.B", f64::NAN).is_err());
+        assert!(o.set("lmr_divisor", f64::INFINITY).is_err());
+        assert!(o.set("futility_margin", MAX_SET_SEARCH * 2.0).is_err());
+        assert!(o.set_assignment("mobile.B").is_err());
+        assert!(o.set_assignment("mobile.B=x").is_err());
+        assert!(o.is_empty());
+        for i in 0..TUNABLES {
+            let name = tunable_name(i).expect("a name");
+            assert_eq!(tunable_index(&name), Some(i), "{name}");
+        }
+        assert_eq!(tunable_name(TUNABLES), None);
+    }
 
     #[test]
     fn search_params_round_trip_and_stay_where_the_search_works() {

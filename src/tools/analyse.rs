@@ -36,6 +36,7 @@
 //! Scores of different lines are comparable; a line stops early when no
 //! legal move is left to report.
 
+use crate::engine::params::Overrides;
 use crate::engine::{is_decisive, Engine, EngineOptions, Limits, Score, MATE};
 use crate::hive::diagram::diagram;
 use crate::hive::game::Game;
@@ -64,6 +65,8 @@ pub struct AnalyseConfig {
     pub contempt: Score,
     /// Draw the position ([`diagram`]) with each analysis.
     pub board: bool,
+    /// Weights and search parameters set by name (`waggle --set`).
+    pub overrides: Overrides,
 }
 
 /// One reported move with its search.
@@ -268,6 +271,7 @@ pub fn run(
         contempt: cfg.contempt,
         ..EngineOptions::default()
     });
+    engine.set_overrides(cfg.overrides.clone());
     let mut failures = 0;
     for line in inputs {
         let line = line?;
@@ -320,6 +324,7 @@ mod tests {
             multipv: 3,
             contempt: 0,
             board: false,
+            overrides: Overrides::default(),
         };
         let mut engine = Engine::new(EngineOptions::default());
         let a = analyse(&mut engine, "Base;InProgress;White[2];wS1;bS1 wS1-", &cfg);

@@ -22,6 +22,7 @@
 //! many threads play them.
 
 use crate::engine::params::SearchParams;
+pub use crate::engine::params::{tunable_index, tunable_name, TUNABLES};
 use crate::engine::{EvalWeights, Features};
 use crate::hive::GameType;
 use crate::tools::selfplay::{play_game, Player, Rng};
@@ -117,28 +118,6 @@ impl Spsa {
         }
         self.k += 1;
     }
-}
-
-/// Number of tunables: the evaluation weights, then the search parameters.
-pub const TUNABLES: usize = EvalWeights::LEN + SearchParams::LEN;
-
-/// The name of the tunable at `index`: [`EvalWeights::weight_name`] for the
-/// weights, the field's name for the search parameters
-/// ([`SearchParams::NAMES`]). `None` past the end.
-pub fn tunable_name(index: usize) -> Option<String> {
-    if index < EvalWeights::LEN {
-        EvalWeights::weight_name(index)
-    } else {
-        SearchParams::NAMES
-            .get(index - EvalWeights::LEN)
-            .map(|n| n.to_string())
-    }
-}
-
-/// The index of the tunable called `name` (see [`tunable_name`]).
-pub fn tunable_index(name: &str) -> Option<usize> {
-    EvalWeights::weight_index(name)
-        .or_else(|| SearchParams::index(name).map(|i| EvalWeights::LEN + i))
 }
 
 /// A perturbation to tune the tunable at `index` with when none is given:
