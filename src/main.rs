@@ -1068,6 +1068,23 @@ fn run_spsa(args: SpsaArgs) -> Result<(), String> {
     });
     println!("tuned: {}", listing(&theta, Some(3)));
     let (weights, search) = spsa::tuned(&cfg, &theta);
+    // The tuned values as the engine plays them, for a match without a
+    // rebuild (weights rounded, search parameters kept where they work).
+    let played: Vec<f64> = weights
+        .to_vec()
+        .into_iter()
+        .map(f64::from)
+        .chain(search.to_vec())
+        .collect();
+    let sets: Vec<String> = cfg
+        .params
+        .iter()
+        .map(|p| {
+            let name = spsa::tunable_name(p.index).unwrap_or_default();
+            format!("--set {name}={}", played[p.index])
+        })
+        .collect();
+    println!("to play them: waggle {}", sets.join(" "));
     println!("{weights:#?}");
     if cfg.params.iter().any(|p| p.index >= EvalWeights::LEN) {
         println!("{search:#?}");

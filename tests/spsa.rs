@@ -114,6 +114,25 @@ fn a_search_parameter_is_tuned_with_its_own_perturbation() {
     assert!(lmr.abs() < 0.1, "{out}");
     let futility = tuned(&out, "futility_margin") - f64::from(params::FUTILITY_MARGIN);
     assert!(futility.abs() < 5.0, "{out}");
+    // The values as played, for `waggle --set`, which takes them.
+    let line = out
+        .lines()
+        .find_map(|l| l.strip_prefix("to play them: waggle "))
+        .expect("a --set line");
+    let sets: Vec<&str> = line
+        .split(" --set ")
+        .map(|s| s.trim_start_matches("--set "))
+        .collect();
+    assert_eq!(
+        sets[0],
+        format!("futility_margin={}", field(search, "futility_margin"))
+    );
+    assert!(sets[1].starts_with("lmr_divisor="), "{line}");
+    assert_eq!(sets[2], format!("tempo={}", field(&out, "tempo")));
+    let mut overrides = params::Overrides::default();
+    for s in &sets {
+        overrides.set_assignment(s).expect("--set takes it");
+    }
 }
 
 #[test]
