@@ -1006,10 +1006,9 @@ fn run_spsa(args: SpsaArgs) -> Result<(), String> {
             None => (spec.as_str(), None),
         };
         let index = spsa::tunable_index(name).ok_or_else(|| {
-            let all: Vec<String> = (0..spsa::TUNABLES).filter_map(spsa::tunable_name).collect();
             format!(
                 "--param {name}: no such weight or search parameter (they are: {})",
-                all.join(", ")
+                waggle::engine::params::tunable_names()
             )
         })?;
         if params.iter().any(|p| p.index == index) {
