@@ -1069,12 +1069,7 @@ fn run_spsa(args: SpsaArgs) -> Result<(), String> {
     let (weights, search) = spsa::tuned(&cfg, &theta);
     // The tuned values as the engine plays them, for a match without a
     // rebuild (weights rounded, search parameters kept where they work).
-    let played: Vec<f64> = weights
-        .to_vec()
-        .into_iter()
-        .map(f64::from)
-        .chain(search.to_vec())
-        .collect();
+    let played = waggle::engine::params::tunable_values(&weights, &search);
     let sets: Vec<String> = cfg
         .params
         .iter()

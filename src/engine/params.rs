@@ -723,6 +723,14 @@ pub fn tunable_name(index: usize) -> Option<String> {
     }
 }
 
+/// Every tunable's value in `weights` and `search`, by index (see
+/// [`tunable_name`]).
+pub fn tunable_values(weights: &EvalWeights, search: &SearchParams) -> Vec<f64> {
+    let mut v: Vec<f64> = weights.to_vec().into_iter().map(f64::from).collect();
+    v.extend(search.to_vec());
+    v
+}
+
 /// Every tunable's name, in order, separated by commas: for the messages
 /// that refuse an unknown one.
 pub fn tunable_names() -> String {

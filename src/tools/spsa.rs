@@ -171,9 +171,7 @@ pub struct Progress<'a> {
 
 /// Every tunable's start value, by index (see [`tunable_name`]).
 pub fn start_values(cfg: &Config) -> Vec<f64> {
-    let mut v: Vec<f64> = cfg.start.to_vec().into_iter().map(f64::from).collect();
-    v.extend(cfg.start_search.to_vec());
-    v
+    crate::engine::params::tunable_values(&cfg.start, &cfg.start_search)
 }
 
 /// Plays `cfg.pairs` pairs and returns the tuned values (as reals, in the
