@@ -296,16 +296,18 @@ impl Engine {
         tt.new_search();
         let tt: &Tt = tt;
         let shared = Shared::new(tt, &self.busy, stop);
+        let (weights, search) = self.overrides.apply(
+            self.weights
+                .as_ref()
+                .unwrap_or_else(|| EvalWeights::for_game_type(pos.game_type())),
+            self.search,
+        );
         let cfg = Config {
             features: self.features,
             repetition_draw: self.options.repetition_draw,
-            weights: self.overrides.weights(
-                self.weights
-                    .as_ref()
-                    .unwrap_or_else(|| EvalWeights::for_game_type(pos.game_type())),
-            ),
+            weights,
             node_limit: limits.nodes,
-            search: self.overrides.search(self.search),
+            search,
             parallel: threads > 1,
             contempt: self.options.contempt,
         };

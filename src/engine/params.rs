@@ -731,6 +731,21 @@ pub fn tunable_values(weights: &EvalWeights, search: &SearchParams) -> Vec<f64> 
     v
 }
 
+/// The inverse of [`tunable_values`]: the weights, rounded to whole
+/// numbers, and the search parameters as [`SearchParams::from_vec`] keeps
+/// them. `None` unless `v` has [`TUNABLES`] finite entries.
+pub fn from_tunable_values(v: &[f64]) -> Option<(EvalWeights, SearchParams)> {
+    if v.len() != TUNABLES || v.iter().any(|x| !x.is_finite()) {
+        return None;
+    }
+    let (weights, search) = v.split_at(EvalWeights::LEN);
+    let weights: Vec<i32> = weights.iter().map(|x| x.round() as i32).collect();
+    Some((
+        EvalWeights::from_vec(&weights)?,
+        SearchParams::from_vec(search)?,
+    ))
+}
+
 /// Every tunable's name, in order, separated by commas: for the messages
 /// that refuse an unknown one.
 pub fn tunable_names() -> String {
@@ -818,26 +833,19 @@ impl Overrides {
         self.values.is_empty()
     }
 
-    /// `base` with the weights set here in place.
-    pub fn weights(&self, base: &EvalWeights) -> EvalWeights {
-        let mut v = base.to_vec();
+    /// `weights` and `search` with the values set here in place.
+    pub fn apply(
+        &self,
+        weights: &EvalWeights,
+        search: SearchParams,
+    ) -> (EvalWeights, SearchParams) {
+        let mut v = tunable_values(weights, &search);
         for &(i, x) in &self.values {
-            if let Some(w) = v.get_mut(i) {
-                *w = x as i32;
-            }
-        }
-        EvalWeights::from_vec(&v).unwrap_or_else(|| base.clone())
-    }
-
-    /// `base` with the search parameters set here in place.
-    pub fn search(&self, base: SearchParams) -> SearchParams {
-        let mut v = base.to_vec();
-        for &(i, x) in &self.values {
-            if let Some(p) = i.checked_sub(EvalWeights::LEN).and_then(|i| v.get_mut(i)) {
+            if let Some(p) = v.get_mut(i) {
                 *p = x;
             }
         }
-        SearchParams::from_vec(&v).unwrap_or(base)
+        from_tunable_values(&v).unwrap_or_else(|| (weights.clone(), search))
     }
 }
 
@@ -887,14 +895,16 @@ mod tests {
     fn overrides_put_each_value_in_its_place_and_nothing_else() {
         let mut o = Overrides::default();
         assert!(o.is_empty());
-        assert_eq!(o.weights(&EvalWeights::DEFAULT), EvalWeights::DEFAULT);
-        assert_eq!(o.search(SearchParams::DEFAULT), SearchParams::DEFAULT);
+        assert_eq!(
+            o.apply(&EvalWeights::DEFAULT, SearchParams::DEFAULT),
+            (EvalWeights::DEFAULT, SearchParams::DEFAULT)
+        );
         o.set_assignment("mobile.A=7").expect("a weight");
         o.set_assignment(" lmr_base = 1.5")
             .expect("a search parameter");
         o.set("queen_surround.3", -200.0).expect("a weight");
         o.set("mobile.A", 9.0).expect("set again");
-        let w = o.weights(&EvalWeights::ROUND_ELEVEN_BASE);
+        let (w, p) = o.apply(&EvalWeights::ROUND_ELEVEN_BASE, SearchParams::DEFAULT);
         assert_eq!(
             w,
             EvalWeights {
@@ -911,7 +921,6 @@ mod tests {
                 ..EvalWeights::ROUND_ELEVEN_BASE
             }
         );
-        let p = o.search(SearchParams::DEFAULT);
         assert_eq!(
             p,
             SearchParams {
@@ -921,7 +930,32 @@ mod tests {
         );
         // Search parameters are kept where the search works.
         o.set("null_divisor", -5.0).expect("within the bound");
-        assert_eq!(o.search(SearchParams::DEFAULT).null_divisor, 1);
+        assert_eq!(o.apply(&w, SearchParams::DEFAULT).1.null_divisor, 1);
+    }
+
+    #[test]
+    fn tunable_values_round_trip() {
+        let (w, s) = (EvalWeights::ROUND_ELEVEN_BASE, SearchParams::DEFAULT);
+        let mut v = tunable_values(&w, &s);
+        assert_eq!(v.len(), TUNABLES);
+        assert_eq!(from_tunable_values(&v), Some((w.clone(), s)));
+        // Weights are rounded; a value lands under its name.
+        let tempo = tunable_index("tempo").expect("a weight");
+        let lmr = tunable_index("lmr_base").expect("a search parameter");
+        v[tempo] = 41.6;
+        v[lmr] = 1.25;
+        let (w2, s2) = from_tunable_values(&v).expect("TUNABLES entries");
+        assert_eq!(w2, EvalWeights { tempo: 42, ..w });
+        assert_eq!(
+            s2,
+            SearchParams {
+                lmr_base: 1.25,
+                ..s
+            }
+        );
+        assert_eq!(from_tunable_values(&v[1..]), None);
+        v[tempo] = f64::NAN;
+        assert_eq!(from_tunable_values(&v), None);
     }
 
     #[test]

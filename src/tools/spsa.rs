@@ -251,12 +251,8 @@ pub fn tuned(cfg: &Config, theta: &[f64]) -> (EvalWeights, SearchParams) {
     for (p, x) in cfg.params.iter().zip(theta) {
         v[p.index] = *x;
     }
-    let (weights, search) = v.split_at(EvalWeights::LEN);
-    let weights: Vec<i32> = weights.iter().map(|x| x.round() as i32).collect();
-    (
-        EvalWeights::from_vec(&weights).expect("to_vec's length"),
-        SearchParams::from_vec(search).unwrap_or(cfg.start_search),
-    )
+    crate::engine::params::from_tunable_values(&v)
+        .unwrap_or_else(|| (cfg.start.clone(), cfg.start_search))
 }
 
 #[cfg(test)]
