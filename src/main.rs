@@ -770,8 +770,11 @@ enum StartWeights {
     /// `EvalWeights::SPSA_ONE`, round seven's with five tuned by `waggle
     /// spsa` (SPSA two started from them).
     SpsaOne,
+    /// `EvalWeights::SPSA_TWO`, SPSA one's with eight more tuned by `waggle
+    /// spsa` (SPSA four started from them).
+    SpsaTwo,
     /// `EvalWeights::DEFAULT`, the weights the engine plays games with
-    /// expansions with (SPSA two's: SPSA one's with eight more tuned by
+    /// expansions with (SPSA four's: SPSA two's with eight more tuned by
     /// `waggle spsa`).
     Default,
 }
@@ -788,6 +791,7 @@ impl StartWeights {
             StartWeights::RoundSeven => EvalWeights::ROUND_SEVEN,
             StartWeights::RoundElevenBase => EvalWeights::ROUND_ELEVEN_BASE,
             StartWeights::SpsaOne => EvalWeights::SPSA_ONE,
+            StartWeights::SpsaTwo => EvalWeights::SPSA_TWO,
             StartWeights::Default => EvalWeights::DEFAULT,
         }
     }
