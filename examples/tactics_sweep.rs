@@ -22,7 +22,8 @@
 //! cargo run --release --example tactics_sweep -- [games=300] [seed=1] [in3]
 //! ```
 //! Prints each miss (kind, depth, the engine's move and score, the proven
-//! moves, the GameString) and the counts.
+//! moves, the GameString) and the counts; every ten games the counts so far
+//! on stderr, so a run cut short by `timeout` still says how far it got.
 
 #[path = "../tests/common/greedy.rs"]
 mod greedy;
@@ -167,6 +168,16 @@ fn main() {
             if game.play(mv).is_err() {
                 break;
             }
+        }
+        if (g + 1) % 10 == 0 {
+            eprintln!(
+                "{}/{games} games: {} in 1, {} in 2, {} blocks, {} in 3; {misses} misses",
+                g + 1,
+                checked[0],
+                checked[1],
+                checked[2],
+                checked[3]
+            );
         }
     }
     println!(
