@@ -24,7 +24,9 @@ struct Cli {
     /// `waggle spsa --param` takes (`--set mobile.A=50 --set
     /// futility_margin=175`): the UHP engine, bench and analyse, so that a
     /// match or a bench can try tuned values without a rebuild. Weights set
-    /// apply in every game type. Give it once per value.
+    /// apply in every game type; `GAMETYPE:NAME=VALUE` (`--set
+    /// Base:mobile.A=70`) sets one for games of that type only, over any set
+    /// for all. Give it once per value.
     #[arg(long = "set", global = true, value_name = "NAME=VALUE")]
     set: Vec<String>,
     #[command(subcommand)]

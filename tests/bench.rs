@@ -101,6 +101,47 @@ fn set_changes_the_bench_through_the_value_set_alone() {
     assert!(total(&pruned) < plain);
 }
 
+/// `waggle --set GAMETYPE:NAME=VALUE` changes the search of that game
+/// type's positions only.
+#[test]
+fn set_for_a_game_type_changes_its_positions_only() {
+    let plain = lines(&bench(&["--depth", "3"]));
+    let base_only = lines(&bench_with(&["Base:mobile.A=0"], &["--depth", "3"]));
+    let mut changed = 0;
+    for ((game_string, a), b) in waggle::engine::bench::positions()
+        .zip(&plain)
+        .zip(&base_only)
+    {
+        if game_string.starts_with("Base;") {
+            changed += usize::from(a.0 != b.0);
+        } else {
+            assert_eq!(a, b, "{game_string}");
+        }
+    }
+    assert!(changed > 0, "no Base position searched differently");
+    // Over a value for all game types, in Base games only: the Base weight
+    // set again to the engine's own plays Base positions as without any.
+    let base_ant = waggle::engine::params::EvalWeights::ROUND_ELEVEN_BASE.mobile
+        [waggle::hive::Bug::Ant.index()];
+    let all = lines(&bench_with(&["mobile.A=0"], &["--depth", "3"]));
+    let both = lines(&bench_with(
+        &["mobile.A=0", &format!("Base:mobile.A={base_ant}")],
+        &["--depth", "3"],
+    ));
+    for (((game_string, b), p), a) in waggle::engine::bench::positions()
+        .zip(&both)
+        .zip(&plain)
+        .zip(&all)
+    {
+        let want = if game_string.starts_with("Base;") {
+            p
+        } else {
+            a
+        };
+        assert_eq!(b, want, "{game_string}");
+    }
+}
+
 /// `--set` refuses unknown names (listing the names), weights that are not
 /// whole numbers, and subcommands it does not apply to, before any work.
 #[test]
@@ -128,6 +169,9 @@ fn set_refuses_what_it_cannot_apply() {
     let (code, err) = run(&["--set", "mobile.A", "bench"]);
     assert_eq!(code, Some(2));
     assert!(err.contains("NAME=VALUE"), "{err}");
+    let (code, err) = run(&["--set", "Base+X:mobile.A=3", "bench"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("not a game type"), "{err}");
     let (code, err) = run(&["--set", "mobile.A=3", "perft", "1"]);
     assert_eq!(code, Some(2));
     assert!(err.contains("bench and analyse"), "{err}");

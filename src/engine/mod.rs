@@ -297,6 +297,7 @@ impl Engine {
         let tt: &Tt = tt;
         let shared = Shared::new(tt, &self.busy, stop);
         let (weights, search) = self.overrides.apply(
+            pos.game_type(),
             self.weights
                 .as_ref()
                 .unwrap_or_else(|| EvalWeights::for_game_type(pos.game_type())),

@@ -797,12 +797,14 @@ pub const MAX_SET_SEARCH: f64 = 100_000.0;
 
 /// Weights and search parameters set by name over those the engine plays
 /// with (`waggle --set NAME=VALUE`), so that a match can try tuned values
-/// without a rebuild. The weights set apply in every game type, over
-/// [`EvalWeights::for_game_type`]'s.
+/// without a rebuild. A value set without a game type applies in every game
+/// type, over [`EvalWeights::for_game_type`]'s; one set for a game type
+/// (`--set Base:mobile.A=70`) in games of that type only.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Overrides {
-    /// (index among the tunables, value), in the order set.
-    values: Vec<(usize, f64)>,
+    /// (index among the tunables, value, the game type it is for or `None`
+    /// for all), in the order set.
+    values: Vec<(usize, f64, Option<GameType>)>,
 }
 
 impl Overrides {
@@ -816,6 +818,23 @@ impl Overrides {
     /// are then kept as [`SearchParams::from_vec`] keeps them (divisors at
     /// least 1, the rest at least 0).
     pub fn set(&mut self, name: &str, value: f64) -> Result<(), String> {
+        self.set_for(None, name, value)
+    }
+
+    /// Sets the tunable called `name` to `value` in games of `game_type`
+    /// only (`None`: in all, as [`Overrides::set`]). In a game of that type
+    /// it wins over a value set for all game types, whichever came first; a
+    /// later setting of a name for the same game types replaces the earlier
+    /// one.
+    ///
+    /// # Errors
+    /// As [`Overrides::set`].
+    pub fn set_for(
+        &mut self,
+        game_type: Option<GameType>,
+        name: &str,
+        value: f64,
+    ) -> Result<(), String> {
         let Some(index) = tunable_index(name) else {
             return Err(format!(
                 "no weight or search parameter '{name}'; the names: {}",
@@ -834,25 +853,39 @@ impl Overrides {
         if weight && value.fract() != 0.0 {
             return Err(format!("{name}: weights are whole numbers, not {value}"));
         }
-        self.values.retain(|&(i, _)| i != index);
-        self.values.push((index, value));
+        self.values
+            .retain(|&(i, _, gt)| (i, gt) != (index, game_type));
+        self.values.push((index, value, game_type));
         Ok(())
     }
 
-    /// Sets one `NAME=VALUE` (see [`Overrides::set`]).
+    /// Sets one `NAME=VALUE`, or `GAMETYPE:NAME=VALUE` for games of that
+    /// type only (`Base:mobile.A=70`; see [`Overrides::set_for`]).
     ///
     /// # Errors
-    /// No `=`, a value that is not a number, or what [`Overrides::set`]
-    /// refuses.
+    /// No `=`, a game type that is not one, a value that is not a number,
+    /// or what [`Overrides::set`] refuses.
     pub fn set_assignment(&mut self, assignment: &str) -> Result<(), String> {
         let (name, value) = assignment
             .split_once('=')
-            .ok_or_else(|| format!("'{assignment}': expected NAME=VALUE"))?;
+            .ok_or_else(|| format!("'{assignment}': expected NAME=VALUE or GAMETYPE:NAME=VALUE"))?;
+        let (game_type, name) = match name.split_once(':') {
+            Some((gt, name)) => {
+                let gt = GameType::parse(gt.trim()).ok_or_else(|| {
+                    format!(
+                        "'{assignment}': '{gt}' is not a game type (Base, Base+M, …, \
+                         Base+MLP)"
+                    )
+                })?;
+                (Some(gt), name)
+            }
+            None => (None, name),
+        };
         let value: f64 = value
             .trim()
             .parse()
             .map_err(|_| format!("'{assignment}': '{value}' is not a number"))?;
-        self.set(name.trim(), value)
+        self.set_for(game_type, name.trim(), value)
     }
 
     /// Whether nothing is set.
@@ -860,14 +893,22 @@ impl Overrides {
         self.values.is_empty()
     }
 
-    /// `weights` and `search` with the values set here in place.
+    /// `weights` and `search` with the values set here for a game of
+    /// `game_type` in place.
     pub fn apply(
         &self,
+        game_type: GameType,
         weights: &EvalWeights,
         search: SearchParams,
     ) -> (EvalWeights, SearchParams) {
         let mut v = tunable_values(weights, &search);
-        for &(i, x) in &self.values {
+        // Those for every game type first, so that the game type's win.
+        let all = self.values.iter().filter(|&&(_, _, gt)| gt.is_none());
+        let own = self
+            .values
+            .iter()
+            .filter(|&&(_, _, gt)| gt == Some(game_type));
+        for &(i, x, _) in all.chain(own) {
             if let Some(p) = v.get_mut(i) {
                 *p = x;
             }
@@ -923,7 +964,7 @@ mod tests {
         let mut o = Overrides::default();
         assert!(o.is_empty());
         assert_eq!(
-            o.apply(&EvalWeights::DEFAULT, SearchParams::DEFAULT),
+            o.apply(GameType::MLP, &EvalWeights::DEFAULT, SearchParams::DEFAULT),
             (EvalWeights::DEFAULT, SearchParams::DEFAULT)
         );
         o.set_assignment("mobile.A=7").expect("a weight");
@@ -931,7 +972,11 @@ mod tests {
             .expect("a search parameter");
         o.set("queen_surround.3", -200.0).expect("a weight");
         o.set("mobile.A", 9.0).expect("set again");
-        let (w, p) = o.apply(&EvalWeights::ROUND_ELEVEN_BASE, SearchParams::DEFAULT);
+        let (w, p) = o.apply(
+            GameType::BASE,
+            &EvalWeights::ROUND_ELEVEN_BASE,
+            SearchParams::DEFAULT,
+        );
         assert_eq!(
             w,
             EvalWeights {
@@ -957,7 +1002,45 @@ mod tests {
         );
         // Search parameters are kept where the search works.
         o.set("null_divisor", -5.0).expect("within the bound");
-        assert_eq!(o.apply(&w, SearchParams::DEFAULT).1.null_divisor, 1);
+        assert_eq!(
+            o.apply(GameType::BASE, &w, SearchParams::DEFAULT)
+                .1
+                .null_divisor,
+            1
+        );
+    }
+
+    #[test]
+    fn overrides_for_a_game_type_apply_in_its_games_only() {
+        let mut o = Overrides::default();
+        o.set_assignment("Base:mobile.A=70").expect("Base");
+        o.set_assignment("tempo=30").expect("every game type");
+        o.set_assignment("Base+MLP : tempo=40").expect("Base+MLP");
+        // Set for all after the game type's: the game type's still wins.
+        o.set_assignment("mobile.A=60").expect("every game type");
+        o.set_assignment("Base:lmr_base=1.25")
+            .expect("a search parameter");
+        let w = &EvalWeights::DEFAULT;
+        let ant = |w: &EvalWeights| w.mobile[Bug::Ant.index()];
+        let (base, base_search) = o.apply(GameType::BASE, w, SearchParams::DEFAULT);
+        assert_eq!((ant(&base), base.tempo), (70, 30));
+        assert_eq!(base_search.lmr_base, 1.25);
+        let (mlp, mlp_search) = o.apply(GameType::MLP, w, SearchParams::DEFAULT);
+        assert_eq!((ant(&mlp), mlp.tempo), (60, 40));
+        assert_eq!(mlp_search, SearchParams::DEFAULT);
+        // A game type the values do not name gets those for all.
+        let m = GameType::parse("Base+M").expect("a game type");
+        let (only_m, _) = o.apply(m, w, SearchParams::DEFAULT);
+        assert_eq!((ant(&only_m), only_m.tempo), (60, 30));
+        // Set again for the same game type: replaced.
+        o.set_assignment("Base:mobile.A=71").expect("Base");
+        assert_eq!(
+            ant(&o.apply(GameType::BASE, w, SearchParams::DEFAULT).0),
+            71
+        );
+        for bad in ["Base+X:tempo=1", "base:tempo=1", ":tempo=1", "Base:tempo=x"] {
+            assert!(o.set_assignment(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]
