@@ -27,7 +27,7 @@ struct Cli {
     /// apply in every game type; `GAMETYPE:NAME=VALUE` (`--set
     /// Base:mobile.A=70`) sets one for games of that type only, over any set
     /// for all. Give it once per value.
-    #[arg(long = "set", global = true, value_name = "NAME=VALUE")]
+    #[arg(long = "set", global = true, value_name = "[GAMETYPE:]NAME=VALUE")]
     set: Vec<String>,
     #[command(subcommand)]
     command: Option<Command>,

@@ -121,8 +121,8 @@ fn set_for_a_game_type_changes_its_positions_only() {
     assert!(changed > 0, "no Base position searched differently");
     // Over a value for all game types, in Base games only: the Base weight
     // set again to the engine's own plays Base positions as without any.
-    let base_ant = waggle::engine::params::EvalWeights::ROUND_ELEVEN_BASE.mobile
-        [waggle::hive::Bug::Ant.index()];
+    let base = waggle::engine::params::EvalWeights::for_game_type(waggle::hive::GameType::BASE);
+    let base_ant = base.mobile[waggle::hive::Bug::Ant.index()];
     let all = lines(&bench_with(&["mobile.A=0"], &["--depth", "3"]));
     let both = lines(&bench_with(
         &["mobile.A=0", &format!("Base:mobile.A={base_ant}")],
