@@ -78,7 +78,7 @@ impl Ref {
     }
 
     fn white_to_move(&self) -> bool {
-        self.ply % 2 == 0
+        self.ply.is_multiple_of(2)
     }
 
     fn height(&self, c: Cell) -> usize {
@@ -521,7 +521,7 @@ fn compare(game_type: &str, games: u64, max_plies: usize) -> usize {
                 .copied()
                 .filter(|m| m.len() > 2 && matches!(&m[1..2], "B" | "M" | "P" | "L"))
                 .collect();
-            let pick = if !special.is_empty() && next(&mut rng) % 2 == 0 {
+            let pick = if !special.is_empty() && next(&mut rng).is_multiple_of(2) {
                 special[next(&mut rng) as usize % special.len()]
             } else {
                 list[next(&mut rng) as usize % list.len()]

@@ -360,7 +360,7 @@ fn steer_to_queens(pos: &Position, list: &MoveList, rng: &mut u64) -> Move {
             })
         })
         .collect();
-    if !near.is_empty() && next(rng) % 4 != 0 {
+    if !near.is_empty() && !next(rng).is_multiple_of(4) {
         near[next(rng) as usize % near.len()]
     } else {
         list[next(rng) as usize % list.len()]

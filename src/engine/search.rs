@@ -1201,7 +1201,7 @@ impl<'a> Worker<'a> {
     /// below zero for the side to move at the root, above for the other.
     #[inline]
     fn draw_score(&self, ply: usize) -> Score {
-        if ply % 2 == 0 {
+        if ply.is_multiple_of(2) {
             -self.cfg.contempt
         } else {
             self.cfg.contempt

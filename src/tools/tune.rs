@@ -91,7 +91,7 @@ fn records(data: &str, hold_out: HoldOut) -> Result<Vec<Record>, String> {
                     }
                 };
                 games_of[k].1 += 1;
-                games_of[k].1 % 10 == 0
+                games_of[k].1.is_multiple_of(10)
             }
         };
         records.push(Record {
