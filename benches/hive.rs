@@ -9,7 +9,7 @@
 //! a change made faster or slower. Wall-clock times on a shared machine are
 //! noisy: compare two builds in turn, as the README's measurements do.
 
-use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::hint::black_box;
 use waggle::engine::bench;
 use waggle::engine::eval::Features;
@@ -60,22 +60,20 @@ fn make_unmake(c: &mut Criterion) {
     let total: usize = lists.iter().map(|l| l.len()).sum();
     let mut group = c.benchmark_group("position");
     group.throughput(Throughput::Elements(total as u64));
+    // Each move is unmade, so every iteration starts from the same positions.
+    let mut positions = positions;
     group.bench_function("make_unmake", |b| {
-        b.iter_batched_ref(
-            || positions.clone(),
-            |positions| {
-                let mut hashes = 0u64;
-                for (pos, moves) in positions.iter_mut().zip(&lists) {
-                    for &mv in moves {
-                        pos.make(mv);
-                        hashes ^= pos.hash();
-                        pos.unmake();
-                    }
+        b.iter(|| {
+            let mut hashes = 0u64;
+            for (pos, moves) in positions.iter_mut().zip(&lists) {
+                for &mv in moves {
+                    pos.make(mv);
+                    hashes ^= pos.hash();
+                    pos.unmake();
                 }
-                hashes
-            },
-            BatchSize::LargeInput,
-        )
+            }
+            hashes
+        })
     });
     group.finish();
 }
